@@ -1,0 +1,100 @@
+#!/bin/bash
+# End-to-end test of build/vkbench on lavapipe (Mesa's CPU Vulkan driver):
+# every pattern through validate/plans/smoke.plan with every result checked
+# by the harness itself, the dataset CSV's shape as DESIGN.md gives it, and
+# the error paths (bad usage -> 2, no device -> 1, one line on stderr).
+# Timings from lavapipe mean nothing and are never kept.
+set -eu
+
+cd "$(dirname "$0")/.."
+make -s -f validate/vkbench.mk build/vkbench
+
+icd=$(ls /usr/share/vulkan/icd.d/lvp_icd.*.json 2>/dev/null | head -1 || true)
+if [ -z "$icd" ]; then
+    echo "lavapipe not found under /usr/share/vulkan/icd.d (mesa-vulkan-drivers)" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+export VK_DRIVER_FILES=$icd
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+check() { # check NAME COMMAND...: passes when the command succeeds
+    local name=$1
+    shift
+    if "$@"; then ok "$name"; else bad "$name"; fi
+}
+
+header='pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,reps,time_us_median,time_us_min,time_us_max,check'
+plan=validate/plans/smoke.plan
+
+# --- the smoke plan: every pattern, every row checked ------------------
+rc=0
+./build/vkbench --plan $plan --reps 3 --warmup 1 >"$tmp/smoke.csv" 2>"$tmp/smoke.err" || rc=$?
+check "smoke plan exits 0" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || cat "$tmp/smoke.err" >&2
+
+want=$(./build/vkbench --plan $plan --dry-run 2>/dev/null | tail -n +2 | wc -l)
+rows=$(grep -v '^#' "$tmp/smoke.csv" | tail -n +2)
+check "one row per configuration ($want)" test "$(printf '%s\n' "$rows" | grep -c .)" -eq "$want"
+check "every row's check is ok" test -z "$(printf '%s\n' "$rows" | awk -F, '$13 != "ok"')"
+check "every row has 3 reps and min <= median <= max" test -z "$(printf '%s\n' "$rows" |
+    awk -F, '$9 != 3 || !($11 <= $10 && $10 <= $12) || $11 <= 0')"
+for p in store counter counter-aggregated compaction histogram histogram-shared \
+         histogram-u8-cas histogram-u16-cas cas-append bitmask reduce distinct-lines; do
+    check "pattern $p measured" grep -q "^$p," "$tmp/smoke.csv"
+done
+
+# --- the CSV's shape: provenance first, then the header -----------------
+first_data=$(grep -vn '^#' "$tmp/smoke.csv" | head -1 | cut -d: -f1)
+check "provenance lines come first" test "$(head -n $((first_data - 1)) "$tmp/smoke.csv" | grep -vc '^# [a-z0-9_]*: .')" -eq 0
+check "header is the contract's" test "$(sed -n "${first_data}p" "$tmp/smoke.csv")" = "$header"
+for key in gpu driver vulkan_api subgroup_size date harness_commit \
+           max_compute_shared_memory_bytes max_compute_workgroup_invocations; do
+    check "provenance has $key" grep -q "^# $key: ." "$tmp/smoke.csv"
+done
+check "no comment lines after the header" test "$(tail -n +"$first_data" "$tmp/smoke.csv" | grep -c '^#')" -eq 0
+
+# --- a command-line grid -------------------------------------------------
+rc=0
+./build/vkbench --pattern histogram,histogram-u8-cas --n 2^12 --bins 1,3,4 --hot 0,0.5 \
+    --reps 2 --warmup 0 >"$tmp/grid.csv" 2>/dev/null || rc=$?
+# histogram: 3 bins x 2 hot; the u8 histogram ignores --hot, so 3 more
+check "grid exits 0 and has 9 rows" test "$rc" -eq 0 -a "$(grep -c ',ok$' "$tmp/grid.csv")" -eq 9
+
+# --- error paths ------------------------------------------------------------
+expect() { # expect NAME STATUS PATTERN COMMAND...: exit status, one stderr line
+    local name=$1 want=$2 re=$3 got=0
+    shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err" || got=$?
+    if [ "$got" -eq "$want" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+        grep -q -- "$re" "$tmp/err"; then
+        ok "$name"
+    else
+        bad "$name (status $got, stderr: $(head -c 300 "$tmp/err"))"
+    fi
+}
+expect "unknown pattern -> 2" 2 "unknown pattern 'nope'" \
+    ./build/vkbench --pattern nope
+check "unknown pattern writes nothing on stdout" test ! -s "$tmp/out"
+expect "malformed --n -> 2" 2 "--n" ./build/vkbench --pattern counter --n 12x
+expect "selectivity out of range -> 2" 2 "--selectivity" \
+    ./build/vkbench --pattern counter --selectivity 2
+expect "unknown flag -> 2" 2 "--frobnicate" ./build/vkbench --pattern counter --frobnicate 1
+expect "unreadable plan -> 2" 2 "$tmp/missing.plan" ./build/vkbench --plan "$tmp/missing.plan"
+printf -- '--pattern counter\n\n--pattern counter --wg 0\n' >"$tmp/bad.plan"
+expect "bad plan line named -> 2" 2 "bad.plan:3:.*--wg" ./build/vkbench --plan "$tmp/bad.plan"
+VK_DRIVER_FILES=$tmp/no_such_icd.json expect "no Vulkan driver -> 1" 1 "Vulkan" \
+    ./build/vkbench --pattern counter --n 4096
+expect "shared memory past the device limit refused -> 1" 1 "maxComputeSharedMemorySize" \
+    ./build/vkbench --pattern histogram-shared --n 4096 --bins 2^16
+expect "--max-dispatch-ms skips a slow configuration" 0 "skipped" \
+    ./build/vkbench --pattern counter --n 4096 --max-dispatch-ms 0.000001
+check "a skipped configuration writes no row" test "$(grep -vc '^#' "$tmp/out")" -eq 1
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

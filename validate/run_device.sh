@@ -1,0 +1,90 @@
+#!/bin/bash
+# Runs on the GPU machine (see /work/shared/DEVICE.md): makes sure the
+# Vulkan loader is there, records the GPU's identity and SM clocks before,
+# during and after, runs build/vkbench over a plan, and writes the dataset:
+# vkbench's provenance lines, this script's, then the header and the rows.
+#
+# usage: bash validate/run_device.sh PLAN OUTDIR [NAME] [-- vkbench flags]
+#   NAME defaults to h100 / h200 from nvidia-smi's GPU name. Writes
+#   OUTDIR/NAME.csv (the dataset), NAME.log (vkbench's stderr) and
+#   NAME.clocks.csv (nvidia-smi samples every 500 ms during the run).
+# The GPU's clocks and settings are only read, never changed.
+set -u
+
+plan=$1
+out=$2
+shift 2
+name=
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then
+    name=$1
+    shift
+fi
+[ "${1:-}" = "--" ] && shift
+
+if ! ldconfig -p | grep -q 'libvulkan\.so\.1'; then
+    for f in .gl/*.deb; do dpkg -x "$f" /; done
+    ldconfig
+fi
+: "${VK_DRIVER_FILES:=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}"
+export VK_DRIVER_FILES
+
+smi() { nvidia-smi --query-gpu="$1" --format=csv,noheader,nounits 2>/dev/null | head -1 | sed 's/^ *//; s/ *$//'; }
+
+gpu=$(smi name)
+if [ -z "$name" ]; then
+    case "$gpu" in
+    *H100*) name=h100 ;;
+    *H200*) name=h200 ;;
+    *) name=gpu ;;
+    esac
+fi
+mkdir -p "$out"
+raw=$out/$name.raw.tmp
+clocks=$out/$name.clocks.csv
+
+before_sm=$(smi clocks.sm)
+before_mem=$(smi clocks.mem)
+before_temp=$(smi temperature.gpu)
+before_pstate=$(smi pstate)
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,pstate,temperature.gpu,power.draw,utilization.gpu \
+    --format=csv,nounits -lms 500 >"$clocks" 2>/dev/null &
+sampler=$!
+
+start=$(date +%s)
+./build/vkbench --plan "$plan" --max-dispatch-ms 2000 "$@" >"$raw" 2>"$out/$name.log"
+status=$?
+end=$(date +%s)
+
+after_sm=$(smi clocks.sm)
+kill "$sampler" 2>/dev/null
+wait "$sampler" 2>/dev/null
+
+# SM clock while vkbench ran, from the samples taken with the GPU busy.
+during=$(awk -F', *' 'NR > 1 && $7 + 0 > 0 { print $2 }' "$clocks" | sort -n |
+    awk '{ v[NR] = $1 } END { if (NR) printf "%d %d %d", v[1], v[int((NR + 1) / 2)], v[NR]; else printf "- - -" }')
+read -r during_min during_med during_max <<<"$during"
+
+{
+    grep '^#' "$raw"
+    echo "# nvidia_smi_name: $gpu"
+    echo "# nvidia_smi_driver: $(smi driver_version)"
+    echo "# sm_clock_mhz_before: $before_sm"
+    echo "# sm_clock_mhz_after: $after_sm"
+    echo "# sm_clock_mhz_max: $(smi clocks.max.sm)"
+    echo "# sm_clock_mhz_while_busy_min_median_max: $during_min $during_med $during_max"
+    echo "# mem_clock_mhz_before: $before_mem"
+    echo "# mem_clock_mhz_max: $(smi clocks.max.mem)"
+    echo "# pstate_before: $before_pstate"
+    echo "# temperature_c_before_after: $before_temp $(smi temperature.gpu)"
+    echo "# plan: $plan"
+    echo "# vkbench_flags: --max-dispatch-ms 2000 $*"
+    echo "# wall_seconds: $((end - start))"
+    echo "# vkbench_exit_status: $status"
+    grep -v '^#' "$raw"
+} >"$out/$name.csv"
+rm -f "$raw"
+
+rows=$(grep -vc '^#' "$out/$name.csv")
+echo "run_device: $gpu, $((rows - 1)) rows, vkbench exit $status, $((end - start)) s, SM clock $before_sm -> $after_sm MHz (busy median $during_med)"
+grep -E 'FAIL|refused|skipped|vkbench: [^[]' "$out/$name.log" | head -20
+exit $status

@@ -1,0 +1,167 @@
+// The twelve contention patterns of DESIGN.md, one SPIR-V module each:
+// the build compiles this file once per pattern with -DPAT_<NAME>, so the
+// key hash, the selection rule and the shared-memory pad are written once
+// and every pattern sees exactly the same address stream as the simulator.
+#version 450
+#if defined(PAT_COUNTER_AGGREGATED)
+#extension GL_KHR_shader_subgroup_ballot : require
+#endif
+
+// Workgroup size and shared-array length are specialization constants so a
+// sweep over --wg and --smem-per-wg needs no recompilation.
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint SMEM_WORDS = 1u;
+
+layout(push_constant) uniform Params {
+    uint n;          // threads that do work; the rest only reach barriers
+    uint sel_thr;    // round(S * 1e6): selected iff key % 1e6 < sel_thr
+    uint bins;       // K, a run-time value as the contract asks
+    uint hot_thr;    // round(F * 1e6): histogram's hot-bin rule
+    uint addresses;  // P for distinct-lines
+    uint touch;      // always 0 at run time; the compiler cannot know that
+} pc;
+
+layout(std430, set = 0, binding = 0) buffer Target { uint t[]; };
+layout(std430, set = 0, binding = 1) buffer Out { uint o[]; };
+
+shared uint smem[SMEM_WORDS];
+
+uint lowbias32(uint x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+bool selected(uint key) { return key % 1000000u < pc.sel_thr; }
+
+// Keeps the whole shared array alive (so --smem-per-wg really limits
+// occupancy) without ever running: pc.touch is 0, but only the host knows.
+void touch_smem(uint i)
+{
+    if (pc.touch != 0u) {
+        smem[i % SMEM_WORDS] = i;
+        memoryBarrierShared();
+        atomicAdd(t[0], smem[(i + pc.touch) % SMEM_WORDS]);
+    }
+}
+
+#if defined(PAT_HISTOGRAM_U8_CAS) || defined(PAT_HISTOGRAM_U16_CAS)
+// Sub-word bin increment emulated with a 32-bit compare-and-swap loop; the
+// first read is an atomic so it sees the value in L2, as the contract says.
+void cas_bump(uint w, uint shift, uint mask)
+{
+    uint old = atomicAdd(t[w], 0u);
+    for (;;) {
+        uint field = ((old >> shift) + 1u) & mask;
+        uint nv = (old & ~(mask << shift)) | (field << shift);
+        uint r = atomicCompSwap(t[w], old, nv);
+        if (r == old)
+            break;
+        old = r;
+    }
+}
+#endif
+
+void main()
+{
+    uint i = gl_GlobalInvocationID.x;
+    uint lid = gl_LocalInvocationID.x;
+    uint wg = gl_WorkGroupSize.x;
+    bool live = i < pc.n;
+    uint key = lowbias32(i);
+    touch_smem(i);
+
+#if defined(PAT_STORE)
+    if (live && selected(key))
+        o[i] = key;
+
+#elif defined(PAT_COUNTER)
+    if (live && selected(key))
+        atomicAdd(t[0], 1u);
+
+#elif defined(PAT_COUNTER_AGGREGATED)
+    // Ballot with every lane active, then elect among the selected lanes.
+    bool sel = live && selected(key);
+    uvec4 ballot = subgroupBallot(sel);
+    if (sel) {
+        if (subgroupElect())
+            atomicAdd(t[0], subgroupBallotBitCount(ballot));
+    }
+
+#elif defined(PAT_COMPACTION)
+    if (live && selected(key)) {
+        uint slot = atomicAdd(t[0], 1u);
+        o[slot] = key;
+    }
+
+#elif defined(PAT_HISTOGRAM)
+    if (live) {
+        uint b = (key % 1000000u < pc.hot_thr) ? 0u : (key >> 3) % pc.bins;
+        atomicAdd(t[b], 1u);
+    }
+
+#elif defined(PAT_HISTOGRAM_SHARED)
+    for (uint j = lid; j < pc.bins; j += wg)
+        smem[j] = 0u;
+    barrier();
+    if (live)
+        atomicAdd(smem[(key >> 3) % pc.bins], 1u);
+    barrier();
+    for (uint j = lid; j < pc.bins; j += wg) {
+        uint c = smem[j];
+        if (c != 0u)
+            atomicAdd(t[j], c);
+    }
+
+#elif defined(PAT_HISTOGRAM_U8_CAS)
+    if (live) {
+        uint b = (key >> 3) % pc.bins;
+        cas_bump(b >> 2, (b & 3u) * 8u, 0xffu);
+    }
+
+#elif defined(PAT_HISTOGRAM_U16_CAS)
+    if (live) {
+        uint b = (key >> 3) % pc.bins;
+        cas_bump(b >> 1, (b & 1u) * 16u, 0xffffu);
+    }
+
+#elif defined(PAT_CAS_APPEND)
+    if (live && selected(key)) {
+        uint old = atomicAdd(t[0], 0u);
+        for (;;) {
+            uint r = atomicCompSwap(t[0], old, old + 1u);
+            if (r == old) {
+                o[old] = key;
+                break;
+            }
+            old = r;
+        }
+    }
+
+#elif defined(PAT_BITMASK)
+    if (live && selected(key))
+        atomicOr(t[i >> 5], 1u << (i & 31u));
+
+#elif defined(PAT_REDUCE)
+    // Shared memory starts undefined, so one lane zeroes the word first.
+    if (lid == 0u)
+        smem[0] = 0u;
+    barrier();
+    if (live)
+        atomicAdd(smem[0], key & 255u);
+    barrier();
+    if (lid == 0u)
+        atomicAdd(t[0], smem[0]);
+
+#elif defined(PAT_DISTINCT_LINES)
+    if (live)
+        atomicAdd(t[(i % pc.addresses) * 32u], 1u);
+
+#else
+#error "compile with one -DPAT_<NAME>"
+#endif
+}

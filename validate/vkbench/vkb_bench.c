@@ -1,0 +1,433 @@
+/* The measurement loop of vkb_bench.h and the Vulkan objects it needs. */
+#include "vkb_bench.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "vkb_buf.h"
+#include "vkb_common.h"
+#include "vkb_hash.h"
+#include "vkb_ref.h"
+#include "vkb_spirv.h"
+
+/* A dispatch that has not finished by then is treated as hung. */
+#define FENCE_TIMEOUT_NS 10000000000ull
+
+typedef struct push {
+    uint32_t n, sel_thr, bins, hot_thr, addresses, touch;
+} push;
+
+struct vkb_bench {
+    vkb_gpu *g;
+    VkShaderModule mods[VKB_NPATTERNS];
+    VkDescriptorSetLayout dsl;
+    VkPipelineLayout layout;
+    VkDescriptorPool dpool;
+    VkDescriptorSet ds;
+    VkPipeline pipe; /* the last one built, reused while its key holds */
+    int pipe_pattern;
+    uint32_t pipe_wg, pipe_words;
+    vkb_buf target, out, rb_target, rb_out;
+    VkCommandPool cpool;
+    VkCommandBuffer cb_clear, cb_timed;
+    VkQueryPool qp;
+    VkFence fence;
+};
+
+#define VKCHECK(call)                                                        \
+    do {                                                                     \
+        VkResult r_ = (call);                                                \
+        if (r_ != VK_SUCCESS)                                                \
+            return vkb_errf(err, VKB_EFAIL, "%s: %s", #call,                 \
+                            vkb_vk_result(r_));                              \
+    } while (0)
+
+static int make_objects(vkb_bench *b, char *err)
+{
+    VkDevice dev = b->g->dev;
+    VkDescriptorSetLayoutBinding binds[2] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+         VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+         VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+    };
+    VkDescriptorSetLayoutCreateInfo dci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .bindingCount = 2,
+        .pBindings = binds,
+    };
+    VKCHECK(vkCreateDescriptorSetLayout(dev, &dci, NULL, &b->dsl));
+    VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push)};
+    VkPipelineLayoutCreateInfo plci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = &b->dsl,
+        .pushConstantRangeCount = 1,
+        .pPushConstantRanges = &pcr,
+    };
+    VKCHECK(vkCreatePipelineLayout(dev, &plci, NULL, &b->layout));
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
+    VkDescriptorPoolCreateInfo dpci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+        .maxSets = 1,
+        .poolSizeCount = 1,
+        .pPoolSizes = &ps,
+    };
+    VKCHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &b->dpool));
+    VkDescriptorSetAllocateInfo dsai = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+        .descriptorPool = b->dpool,
+        .descriptorSetCount = 1,
+        .pSetLayouts = &b->dsl,
+    };
+    VKCHECK(vkAllocateDescriptorSets(dev, &dsai, &b->ds));
+    VkCommandPoolCreateInfo cpci = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+        .queueFamilyIndex = b->g->info.queue_family,
+    };
+    VKCHECK(vkCreateCommandPool(dev, &cpci, NULL, &b->cpool));
+    VkCommandBuffer cbs[2];
+    VkCommandBufferAllocateInfo cbai = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+        .commandPool = b->cpool,
+        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+        .commandBufferCount = 2,
+    };
+    VKCHECK(vkAllocateCommandBuffers(dev, &cbai, cbs));
+    b->cb_clear = cbs[0];
+    b->cb_timed = cbs[1];
+    VkQueryPoolCreateInfo qpci = {
+        .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+        .queryType = VK_QUERY_TYPE_TIMESTAMP,
+        .queryCount = 2,
+    };
+    VKCHECK(vkCreateQueryPool(dev, &qpci, NULL, &b->qp));
+    VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VKCHECK(vkCreateFence(dev, &fci, NULL, &b->fence));
+    b->rb_target.readback = b->rb_out.readback = 1;
+    b->pipe_pattern = -1;
+    return VKB_OK;
+}
+
+int vkb_bench_open(vkb_gpu *g, vkb_bench **out, char *err)
+{
+    vkb_bench *b = calloc(1, sizeof *b);
+    if (!b)
+        return vkb_errf(err, VKB_EFAIL, "out of memory");
+    b->g = g;
+    int rc = make_objects(b, err);
+    if (rc) {
+        vkb_bench_close(b);
+        return rc;
+    }
+    *out = b;
+    return VKB_OK;
+}
+
+void vkb_bench_close(vkb_bench *b)
+{
+    if (!b)
+        return;
+    VkDevice dev = b->g->dev;
+    vkDeviceWaitIdle(dev);
+    vkb_buf_free(b->g, &b->target);
+    vkb_buf_free(b->g, &b->out);
+    vkb_buf_free(b->g, &b->rb_target);
+    vkb_buf_free(b->g, &b->rb_out);
+    if (b->pipe)
+        vkDestroyPipeline(dev, b->pipe, NULL);
+    for (int k = 0; k < VKB_NPATTERNS; k++)
+        if (b->mods[k])
+            vkDestroyShaderModule(dev, b->mods[k], NULL);
+    if (b->fence)
+        vkDestroyFence(dev, b->fence, NULL);
+    if (b->qp)
+        vkDestroyQueryPool(dev, b->qp, NULL);
+    if (b->cpool)
+        vkDestroyCommandPool(dev, b->cpool, NULL);
+    if (b->dpool)
+        vkDestroyDescriptorPool(dev, b->dpool, NULL);
+    if (b->layout)
+        vkDestroyPipelineLayout(dev, b->layout, NULL);
+    if (b->dsl)
+        vkDestroyDescriptorSetLayout(dev, b->dsl, NULL);
+    free(b);
+}
+
+/* Shared-array length: the pattern's own need or the requested padding,
+ * whichever is larger, and at least one word (GLSL arrays are not empty). */
+static uint32_t smem_words(const vkb_cfg *c)
+{
+    uint32_t w = (c->smem_per_wg + 3) / 4;
+    return w ? w : 1;
+}
+
+static int get_pipeline(vkb_bench *b, const vkb_cfg *c, char *err)
+{
+    VkDevice dev = b->g->dev;
+    uint32_t words = smem_words(c);
+
+    if (b->pipe && b->pipe_pattern == c->pattern && b->pipe_wg == c->wg &&
+        b->pipe_words == words)
+        return VKB_OK;
+    if (!b->mods[c->pattern]) {
+        const uint32_t *code;
+        size_t bytes;
+        if (vkb_spirv_get(c->pattern, &code, &bytes))
+            return vkb_errf(err, VKB_EFAIL, "no SPIR-V for pattern %s",
+                            vkb_pattern_get(c->pattern)->name);
+        VkShaderModuleCreateInfo smci = {
+            .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+            .codeSize = bytes,
+            .pCode = code,
+        };
+        VKCHECK(vkCreateShaderModule(dev, &smci, NULL, &b->mods[c->pattern]));
+    }
+    if (b->pipe) {
+        vkDestroyPipeline(dev, b->pipe, NULL);
+        b->pipe = VK_NULL_HANDLE;
+    }
+    uint32_t spec[2] = {c->wg, words};
+    VkSpecializationMapEntry ent[2] = {
+        {0, 0, sizeof(uint32_t)},
+        {1, sizeof(uint32_t), sizeof(uint32_t)},
+    };
+    VkSpecializationInfo si = {2, ent, sizeof spec, spec};
+    VkComputePipelineCreateInfo cpci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+            .module = b->mods[c->pattern],
+            .pName = "main",
+            .pSpecializationInfo = &si,
+        },
+        .layout = b->layout,
+    };
+    VKCHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL,
+                                     &b->pipe));
+    b->pipe_pattern = c->pattern;
+    b->pipe_wg = c->wg;
+    b->pipe_words = words;
+    return VKB_OK;
+}
+
+static void bind_buffers(vkb_bench *b, VkDeviceSize tbytes,
+                         VkDeviceSize obytes)
+{
+    VkDescriptorBufferInfo bi[2] = {
+        {b->target.buf, 0, tbytes},
+        {b->out.buf, 0, obytes},
+    };
+    VkWriteDescriptorSet w[2];
+    for (int k = 0; k < 2; k++)
+        w[k] = (VkWriteDescriptorSet){
+            .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+            .dstSet = b->ds,
+            .dstBinding = (uint32_t)k,
+            .descriptorCount = 1,
+            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            .pBufferInfo = &bi[k],
+        };
+    vkUpdateDescriptorSets(b->g->dev, 2, w, 0, NULL);
+}
+
+static void barrier(VkCommandBuffer cb, VkPipelineStageFlags src,
+                    VkAccessFlags src_access, VkPipelineStageFlags dst,
+                    VkAccessFlags dst_access)
+{
+    VkMemoryBarrier mb = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+        .srcAccessMask = src_access,
+        .dstAccessMask = dst_access,
+    };
+    vkCmdPipelineBarrier(cb, src, dst, 0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+/* The clear runs in a submission of its own, waited for on the host, so
+ * the start timestamp never includes it; its barrier still makes the fill
+ * visible to the shader, as submission order alone does not. */
+static int record_clear(vkb_bench *b, VkDeviceSize tbytes,
+                        VkDeviceSize obytes, char *err)
+{
+    VkCommandBuffer cb = b->cb_clear;
+    VkCommandBufferBeginInfo bi = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+    };
+    VKCHECK(vkResetCommandBuffer(cb, 0));
+    VKCHECK(vkBeginCommandBuffer(cb, &bi));
+    vkCmdFillBuffer(cb, b->target.buf, 0, tbytes, 0);
+    vkCmdFillBuffer(cb, b->out.buf, 0, obytes, vkb_ref_fill());
+    barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    VKCHECK(vkEndCommandBuffer(cb));
+    return VKB_OK;
+}
+
+static int record_timed(vkb_bench *b, const vkb_cfg *c, VkDeviceSize tbytes,
+                        VkDeviceSize obytes, char *err)
+{
+    VkCommandBuffer cb = b->cb_timed;
+    VkCommandBufferBeginInfo bi = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+    };
+    push pc = {
+        .n = c->n,
+        .sel_thr = vkb_threshold(c->selectivity),
+        .bins = c->bins,
+        .hot_thr = vkb_threshold(c->hot),
+        .addresses = c->addresses,
+        .touch = 0,
+    };
+    uint32_t groups = (uint32_t)(((uint64_t)c->n + c->wg - 1) / c->wg);
+
+    VKCHECK(vkResetCommandBuffer(cb, 0));
+    VKCHECK(vkBeginCommandBuffer(cb, &bi));
+    vkCmdResetQueryPool(cb, b->qp, 0, 2);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, b->pipe);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, b->layout, 0,
+                            1, &b->ds, 0, NULL);
+    vkCmdPushConstants(cb, b->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                       sizeof pc, &pc);
+    vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, b->qp, 0);
+    vkCmdDispatch(cb, groups, 1, 1);
+    vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, b->qp, 1);
+    barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_TRANSFER_READ_BIT);
+    VkBufferCopy tc = {0, 0, tbytes}, oc = {0, 0, obytes};
+    vkCmdCopyBuffer(cb, b->target.buf, b->rb_target.buf, 1, &tc);
+    if (vkb_pattern_get(c->pattern)->has_out)
+        vkCmdCopyBuffer(cb, b->out.buf, b->rb_out.buf, 1, &oc);
+    barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    VKCHECK(vkEndCommandBuffer(cb));
+    return VKB_OK;
+}
+
+static int submit_wait(vkb_bench *b, VkCommandBuffer cb, const char *what,
+                       char *err)
+{
+    VkDevice dev = b->g->dev;
+    VkSubmitInfo si = {
+        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+        .commandBufferCount = 1,
+        .pCommandBuffers = &cb,
+    };
+    VKCHECK(vkResetFences(dev, 1, &b->fence));
+    VKCHECK(vkQueueSubmit(b->g->queue, 1, &si, b->fence));
+    VkResult r = vkWaitForFences(dev, 1, &b->fence, VK_TRUE,
+                                 FENCE_TIMEOUT_NS);
+    if (r == VK_TIMEOUT)
+        return vkb_errf(err, VKB_EFAIL, "the %s did not finish within "
+                        "%llu s; giving up on the device", what,
+                        FENCE_TIMEOUT_NS / 1000000000ull);
+    if (r != VK_SUCCESS)
+        return vkb_errf(err, VKB_EFAIL, "waiting for the %s: %s", what,
+                        vkb_vk_result(r));
+    return VKB_OK;
+}
+
+static int read_time(vkb_bench *b, double *us, char *err)
+{
+    uint64_t ts[2];
+    VKCHECK(vkGetQueryPoolResults(b->g->dev, b->qp, 0, 2, sizeof ts, ts,
+                                  sizeof ts[0],
+                                  VK_QUERY_RESULT_64_BIT |
+                                      VK_QUERY_RESULT_WAIT_BIT));
+    uint32_t bits = b->g->info.ts_valid_bits;
+    uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    uint64_t ticks = (ts[1] - ts[0]) & mask;
+    *us = (double)ticks * b->g->info.ts_period_ns / 1000.0;
+    return VKB_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void summarize(double *t, int count, vkb_result *res)
+{
+    qsort(t, (size_t)count, sizeof *t, cmp_double);
+    res->reps = count;
+    res->min_us = t[0];
+    res->max_us = t[count - 1];
+    res->median_us = count % 2 ? t[count / 2]
+                               : (t[count / 2 - 1] + t[count / 2]) / 2;
+}
+
+static int prepare(vkb_bench *b, const vkb_cfg *c, char *err)
+{
+    VkDeviceSize tbytes = 4 * vkb_pattern_target_words(c->pattern, c->n,
+                                                       c->bins, c->addresses);
+    VkDeviceSize obytes = 4 * vkb_pattern_out_words(c->pattern, c->n);
+    int rc;
+
+    if ((rc = vkb_buf_ensure(b->g, &b->target, tbytes, err)) ||
+        (rc = vkb_buf_ensure(b->g, &b->out, obytes, err)) ||
+        (rc = vkb_buf_ensure(b->g, &b->rb_target, tbytes, err)) ||
+        (rc = vkb_buf_ensure(b->g, &b->rb_out, obytes, err)) ||
+        (rc = get_pipeline(b, c, err)))
+        return rc;
+    bind_buffers(b, tbytes, obytes);
+    if ((rc = record_clear(b, tbytes, obytes, err)) ||
+        (rc = record_timed(b, c, tbytes, obytes, err)))
+        return rc;
+    return VKB_OK;
+}
+
+/* One repetition: clear, dispatch and time, read back, check. */
+static int one_rep(vkb_bench *b, vkb_ref *ref, double *us, char *err)
+{
+    int rc;
+    if ((rc = submit_wait(b, b->cb_clear, "buffer clear", err)) ||
+        (rc = submit_wait(b, b->cb_timed, "dispatch", err)) ||
+        (rc = read_time(b, us, err)) ||
+        (rc = vkb_buf_invalidate(b->g, &b->rb_target, err)) ||
+        (rc = vkb_buf_invalidate(b->g, &b->rb_out, err)))
+        return rc;
+    return vkb_ref_check(ref, b->rb_target.map, b->rb_out.map, err);
+}
+
+int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
+                  vkb_result *res, char *err)
+{
+    vkb_ref *ref = NULL;
+    double *t = NULL;
+    int rc;
+
+    memset(res, 0, sizeof *res);
+    if ((rc = prepare(b, c, err)) || (rc = vkb_ref_open(c, &ref, err)))
+        return rc;
+    t = malloc(sizeof *t * (size_t)c->reps);
+    if (!t) {
+        vkb_ref_close(ref);
+        return vkb_errf(err, VKB_EFAIL, "out of memory");
+    }
+    for (int k = 0; k < c->warmup + c->reps; k++) {
+        double us = 0;
+        rc = one_rep(b, ref, &us, err);
+        if (rc)
+            break;
+        if (k == 0) {
+            res->first_us = us;
+            if (max_ms > 0 && us > max_ms * 1000.0) {
+                rc = vkb_errf(err, VKB_ESKIP, "the first dispatch took "
+                              "%.1f ms, over --max-dispatch-ms %g",
+                              us / 1000.0, max_ms);
+                break;
+            }
+        }
+        if (k >= c->warmup)
+            t[res->reps++] = us;
+    }
+    if (rc == VKB_OK)
+        summarize(t, res->reps, res);
+    free(t);
+    vkb_ref_close(ref);
+    return rc;
+}

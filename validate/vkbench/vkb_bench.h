@@ -1,0 +1,30 @@
+/* Measures one configuration: clear the buffers in a submission of their
+ * own, time the one dispatch with a pair of timestamps, copy the result
+ * back and check it, warm-ups first, then the timed repetitions. */
+#ifndef VKB_BENCH_H
+#define VKB_BENCH_H
+
+#include "vkb_cfg.h"
+#include "vkb_gpu.h"
+
+typedef struct vkb_result {
+    int reps;            /* timed repetitions completed */
+    double median_us, min_us, max_us;
+    double first_us;     /* the first dispatch, warm-up or not */
+} vkb_result;
+
+typedef struct vkb_bench vkb_bench;
+
+int vkb_bench_open(vkb_gpu *g, vkb_bench **out, char *err);
+
+/* c must be normalized and admitted (vkb_limits_admit). Returns VKB_OK;
+ * VKB_ECHECK when a result was wrong; VKB_ESKIP when the first dispatch
+ * took longer than max_ms (0: no bound); VKB_EFAIL when the device failed
+ * or a dispatch did not finish in time, after which the bench is unusable.
+ * err says why in each case. */
+int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
+                  vkb_result *res, char *err);
+
+void vkb_bench_close(vkb_bench *b);
+
+#endif

@@ -1,0 +1,22 @@
+/* The dataset CSV of DESIGN.md: "# key: value" provenance lines, then the
+ * header, then one row per configuration, flushed as it is written so that
+ * a run cut short keeps what it measured. */
+#ifndef VKB_CSV_H
+#define VKB_CSV_H
+
+#include <stdio.h>
+
+#include "vkb_bench.h"
+#include "vkb_cfg.h"
+#include "vkb_gpu.h"
+
+void vkb_csv_provenance(FILE *f, const vkb_gpu_info *in);
+void vkb_csv_header(FILE *f);
+
+/* ok = 0 writes check=FAIL with the times left empty: not a measurement. */
+void vkb_csv_row(FILE *f, const vkb_cfg *c, const vkb_result *r, int ok);
+
+/* The row's configuration columns alone, for --dry-run. */
+void vkb_csv_config(FILE *f, const vkb_cfg *c);
+
+#endif

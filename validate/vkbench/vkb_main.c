@@ -1,0 +1,261 @@
+/* vkbench: measures the contract's atomic-contention patterns on a Vulkan
+ * device and writes the dataset CSV of DESIGN.md on stdout. The only file
+ * that prints to stderr and decides the exit status: 0 when every
+ * configuration ran and checked, 1 when the device or a check failed or a
+ * configuration was refused, 2 for bad usage. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vkb_args.h"
+#include "vkb_bench.h"
+#include "vkb_cfg.h"
+#include "vkb_common.h"
+#include "vkb_csv.h"
+#include "vkb_gpu.h"
+#include "vkb_limits.h"
+#include "vkb_plan.h"
+
+#define DEFAULT_REPS 9
+#define DEFAULT_WARMUP 2
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+typedef struct main_opts {
+    const char *plan, *device;
+    double max_ms;
+    int list, dry_run, help;
+} main_opts;
+
+static const vkb_flag main_flags[] = {
+    {"plan", 1}, {"device", 1}, {"max-dispatch-ms", 1},
+    {"list-devices", 0}, {"dry-run", 0}, {"help", 0}, {NULL, 0},
+};
+
+static int main_flag(void *ctx, const char *name, const char *value,
+                     char *err)
+{
+    main_opts *mo = ctx;
+    if (strcmp(name, "plan") == 0) {
+        mo->plan = value;
+    } else if (strcmp(name, "device") == 0) {
+        mo->device = value;
+    } else if (strcmp(name, "max-dispatch-ms") == 0) {
+        char *end;
+        mo->max_ms = strtod(value, &end);
+        if (end == value || *end || !(mo->max_ms > 0 && mo->max_ms < 1e7))
+            return vkb_errf(err, VKB_EUSAGE, "--max-dispatch-ms: '%s' is "
+                            "not a number of milliseconds in (0, 1e7)",
+                            value);
+    } else if (strcmp(name, "list-devices") == 0) {
+        mo->list = 1;
+    } else if (strcmp(name, "dry-run") == 0) {
+        mo->dry_run = 1;
+    } else {
+        mo->help = 1;
+    }
+    return VKB_OK;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: vkbench --plan FILE [--device N|NAME] [--reps R] "
+        "[--warmup W] [--max-dispatch-ms MS]\n"
+        "       vkbench --pattern NAME[,NAME...] [sweep flags] [options]\n"
+        "       vkbench --list-devices\n"
+        "Writes the dataset CSV (provenance, header, one row per "
+        "configuration) on stdout.\n"
+        "Sweep flags take comma lists (a grid); integers may be written "
+        "2^E.\n");
+    vkb_sweep_help(f);
+    fprintf(f,
+        "Options:\n"
+        "  --plan FILE        one sweep per line, same flags (see "
+        "validate/README.md)\n"
+        "  --device N|NAME    device index or part of its name (default: "
+        "first discrete GPU)\n"
+        "  --max-dispatch-ms MS  skip a configuration whose first dispatch "
+        "takes longer\n"
+        "  --list-devices     describe the Vulkan devices and exit\n"
+        "  --dry-run          print the configurations without running "
+        "them\n");
+}
+
+static int build_list(const main_opts *mo, const vkb_sweep *sw,
+                      vkb_cfg_list *list, char *err)
+{
+    int reps = sw->reps >= 0 ? sw->reps : DEFAULT_REPS;
+    int warmup = sw->warmup >= 0 ? sw->warmup : DEFAULT_WARMUP;
+
+    if (mo->plan) {
+        vkb_sweep plain;
+        vkb_sweep_init(&plain);
+        plain.reps = sw->reps;
+        plain.warmup = sw->warmup;
+        if (memcmp(&plain, sw, sizeof plain) != 0)
+            return vkb_errf(err, VKB_EUSAGE, "--plan takes no sweep flags "
+                            "but --reps and --warmup");
+        return vkb_plan_read(mo->plan, reps, warmup, list, err);
+    }
+    if (sw->npattern == 0)
+        return vkb_errf(err, VKB_EUSAGE, "give --pattern or --plan "
+                        "(see --help)");
+    return vkb_sweep_expand(sw, reps, warmup, 0, list, err);
+}
+
+/* Normalizes and drops repeats, keeping the first of each configuration. */
+static void dedupe(vkb_cfg_list *l, uint32_t smem_max)
+{
+    size_t kept = 0;
+    for (size_t k = 0; k < l->len; k++) {
+        vkb_cfg c = l->v[k];
+        size_t j;
+        vkb_cfg_normalize(&c, smem_max);
+        for (j = 0; j < kept && !vkb_cfg_same(&l->v[j], &c); j++)
+            ;
+        if (j == kept)
+            l->v[kept++] = c;
+    }
+    l->len = kept;
+}
+
+static const char *where(const main_opts *mo, const vkb_cfg *c, char *buf,
+                         size_t len)
+{
+    if (mo->plan && c->line)
+        snprintf(buf, len, "%s:%d: ", mo->plan, c->line);
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+static int needs_ballot(const vkb_cfg_list *l)
+{
+    for (size_t k = 0; k < l->len; k++)
+        if (vkb_pattern_get(l->v[k].pattern)->needs_ballot)
+            return 1;
+    return 0;
+}
+
+/* Runs the admitted configurations; returns the exit status. */
+static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
+{
+    char err[VKB_ERRLEN], desc[256], loc[300];
+    int status = 0;
+    vkb_bench *b;
+
+    for (size_t k = 0; k < l->len; k++)
+        if (vkb_limits_admit(&g->info, &l->v[k], err)) {
+            fprintf(stderr, "vkbench: %srefused: %s\n",
+                    where(mo, &l->v[k], loc, sizeof loc), err);
+            l->v[k].reps = 0;
+            status = 1;
+        }
+    vkb_csv_provenance(stdout, &g->info);
+    vkb_csv_header(stdout);
+    if (vkb_bench_open(g, &b, err)) {
+        fprintf(stderr, "vkbench: %s\n", err);
+        return 1;
+    }
+    for (size_t k = 0; k < l->len; k++) {
+        const vkb_cfg *c = &l->v[k];
+        vkb_result res;
+        if (c->reps == 0)
+            continue;
+        vkb_cfg_describe(c, desc, sizeof desc);
+        double t0 = now_s();
+        int rc = vkb_bench_run(b, c, mo->max_ms, &res, err);
+        if (rc == VKB_OK) {
+            vkb_csv_row(stdout, c, &res, 1);
+            fprintf(stderr, "vkbench: [%zu/%zu] %s: %.3f us (%.2f s)\n",
+                    k + 1, l->len, desc, res.median_us, now_s() - t0);
+        } else if (rc == VKB_ECHECK) {
+            vkb_csv_row(stdout, c, &res, 0);
+            fprintf(stderr, "vkbench: %sFAIL %s: %s\n",
+                    where(mo, c, loc, sizeof loc), desc, err);
+            status = 1;
+        } else if (rc == VKB_ESKIP) {
+            fprintf(stderr, "vkbench: %sskipped %s: %s\n",
+                    where(mo, c, loc, sizeof loc), desc, err);
+        } else {
+            fprintf(stderr, "vkbench: %s%s: %s\n",
+                    where(mo, c, loc, sizeof loc), desc, err);
+            status = 1;
+            break;
+        }
+    }
+    vkb_bench_close(b);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    main_opts mo = {0};
+    vkb_sweep sw;
+    vkb_cfg_list list = {0};
+    char err[VKB_ERRLEN];
+    vkb_gpu *g;
+    int rc;
+
+    vkb_sweep_init(&sw);
+    rc = vkb_args_walk(argc - 1, argv + 1, &sw, main_flags, main_flag, &mo,
+                       err);
+    if (rc) {
+        fprintf(stderr, "vkbench: %s (see --help)\n", err);
+        return 2;
+    }
+    if (mo.help) {
+        usage(stdout);
+        return 0;
+    }
+    if (mo.list) {
+        rc = vkb_gpu_list(stdout, err);
+        if (rc)
+            fprintf(stderr, "vkbench: %s\n", err);
+        return rc ? 1 : 0;
+    }
+    rc = build_list(&mo, &sw, &list, err);
+    if (rc) {
+        fprintf(stderr, "vkbench: %s\n", err);
+        vkb_cfg_list_free(&list);
+        return rc == VKB_EUSAGE ? 2 : 1;
+    }
+    if (mo.dry_run) {
+        dedupe(&list, VKB_SMEM_MAX);
+        vkb_csv_header(stdout);
+        for (size_t k = 0; k < list.len; k++) {
+            vkb_csv_config(stdout, &list.v[k]);
+            fprintf(stdout, ",%d,,,,\n", list.v[k].reps);
+        }
+        fprintf(stderr, "vkbench: %zu configurations\n", list.len);
+        vkb_cfg_list_free(&list);
+        return 0;
+    }
+    rc = vkb_gpu_open(mo.device, &g, err);
+    if (rc) {
+        fprintf(stderr, "vkbench: %s\n", err);
+        vkb_cfg_list_free(&list);
+        return rc == VKB_EUSAGE ? 2 : 1;
+    }
+    if (needs_ballot(&list) &&
+        (!(g->info.subgroup_ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) ||
+         !(g->info.subgroup_stages & VK_SHADER_STAGE_COMPUTE_BIT))) {
+        fprintf(stderr, "vkbench: %s has no subgroup ballot in compute "
+                "shaders, which counter-aggregated needs\n", g->info.name);
+        vkb_gpu_close(g);
+        vkb_cfg_list_free(&list);
+        return 1;
+    }
+    dedupe(&list, g->info.max_smem);
+    int status = run_all(&mo, g, &list);
+    vkb_gpu_close(g);
+    vkb_cfg_list_free(&list);
+    return status;
+}

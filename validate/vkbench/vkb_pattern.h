@@ -1,0 +1,53 @@
+/* The twelve patterns of DESIGN.md as a table: their names, which flags
+ * they use, what shared memory they need and how large their buffers are.
+ * Everything pattern-specific on the host that is not checking lives here. */
+#ifndef VKB_PATTERN_H
+#define VKB_PATTERN_H
+
+#include <stdint.h>
+
+typedef enum {
+    VKB_STORE,
+    VKB_COUNTER,
+    VKB_COUNTER_AGGREGATED,
+    VKB_COMPACTION,
+    VKB_HISTOGRAM,
+    VKB_HISTOGRAM_SHARED,
+    VKB_HISTOGRAM_U8_CAS,
+    VKB_HISTOGRAM_U16_CAS,
+    VKB_CAS_APPEND,
+    VKB_BITMASK,
+    VKB_REDUCE,
+    VKB_DISTINCT_LINES,
+    VKB_NPATTERNS
+} vkb_pattern_id;
+
+/* Flags a pattern reads; the others are ignored (and normalized away). */
+enum {
+    VKB_USES_SELECTIVITY = 1,
+    VKB_USES_BINS = 2,
+    VKB_USES_HOT = 4,
+    VKB_USES_ADDRESSES = 8
+};
+
+typedef struct vkb_pattern {
+    const char *name;
+    unsigned uses;      /* VKB_USES_* */
+    int needs_ballot;   /* needs GL_KHR_shader_subgroup_ballot */
+    int has_out;        /* writes keys to the output buffer */
+} vkb_pattern;
+
+const vkb_pattern *vkb_pattern_get(int id);
+
+/* Returns the id, or -1 for a name the contract does not define. */
+int vkb_pattern_find(const char *name);
+
+/* Shared memory the pattern itself declares, in bytes. */
+uint32_t vkb_pattern_smem_need(int id, uint32_t bins);
+
+/* 32-bit words of the atomic target and of the output buffer. */
+uint64_t vkb_pattern_target_words(int id, uint32_t n, uint32_t bins,
+                                  uint32_t addresses);
+uint64_t vkb_pattern_out_words(int id, uint32_t n);
+
+#endif

@@ -1,0 +1,12 @@
+/* The SPIR-V of every pattern, compiled from validate/shaders at build time
+ * and embedded, so that the binary alone is enough on the GPU machine. */
+#ifndef VKB_SPIRV_H
+#define VKB_SPIRV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Code and size in bytes of a pattern's module; 0 if it has none. */
+int vkb_spirv_get(int pattern, const uint32_t **code, size_t *bytes);
+
+#endif
