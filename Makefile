@@ -1,0 +1,61 @@
+# atomsim - top-level build.  `make run` and `make test` install what is
+# missing (Debian packages), build, then run the default study / every test.
+
+CC      ?= cc
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-format-truncation
+OPT     ?= -O2 -g
+CFLAGS  += $(CSTD) $(WARN) $(OPT)
+LDLIBS  := -lgsl -lgslcblas -linih -lcjson -lm -lpthread
+
+PACKAGES := build-essential pkg-config libgsl-dev libcmocka-dev libinih-dev libcjson-dev \
+            libvulkan-dev glslc mesa-vulkan-drivers gnuplot-nox spirv-tools parallel valgrind
+
+MODEL_SRC := $(sort $(wildcard model/*.c))
+ENGINE_SRC := $(sort $(wildcard sim/*.c sim/patterns/*.c))
+VALIDATE_SRC := $(sort $(wildcard validate/*.c))
+CLI_SRC := $(sort $(wildcard sim/cli/*.c))
+
+B := build
+MODEL_OBJ := $(MODEL_SRC:%.c=$(B)/obj/%.o)
+ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/obj/%.o)
+VALIDATE_OBJ := $(VALIDATE_SRC:%.c=$(B)/obj/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
+LIB_OBJ := $(MODEL_OBJ) $(ENGINE_OBJ) $(VALIDATE_OBJ)
+
+.PHONY: all deps run test bench plots clean asan test-long
+all: $(B)/atomsim $(B)/vkbench
+
+# Installs the Debian packages the project needs, once per machine.
+deps: $(B)/.deps
+$(B)/.deps:
+	@mkdir -p $(B)
+	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null \
+	    || { echo "error: could not install:$$missing" >&2; exit 1; }; \
+	fi
+	@touch $@
+
+$(B)/obj/%.o: %.c | $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/libatomsim.a: $(LIB_OBJ)
+	ar rcs $@ $^
+
+$(B)/atomsim: $(CLI_OBJ) $(B)/libatomsim.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(B)/libatomsim.a $(LDLIBS)
+
+-include validate/vkbench.mk
+-include tests/tests.mk
+
+run: $(B)/atomsim
+	@bash tests/default_study.sh $(B)/atomsim configs/h100.ini
+
+clean:
+	rm -rf $(B) plots/out
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,274 @@
+/* config.c - reads INI files and `-p` overrides into a cfg_config through
+ * the option table, with strict value parsing and range checks, and formats
+ * values back so that a dumped config reads back to the same struct. */
+#include "config.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *field(cfg_config *cfg, const cfg_option *o)
+{
+    return (char *)cfg + o->offset;
+}
+
+static const void *cfield(const cfg_config *cfg, const cfg_option *o)
+{
+    return (const char *)cfg + o->offset;
+}
+
+int cfg_set(cfg_config *cfg, const cfg_option *o, const char *value, char err[CFG_ERR_MAX])
+{
+    char *end;
+    while (*value == ' ' || *value == '\t')
+        value++;
+    switch (o->type) {
+    case CFG_STRING:
+        if (strlen(value) >= CFG_NAME_MAX) {
+            snprintf(err, CFG_ERR_MAX, "%s.%s: value longer than %d characters", o->section, o->key, CFG_NAME_MAX - 1);
+            return -1;
+        }
+        strcpy(field(cfg, o), value);
+        return 0;
+    case CFG_BOOL:
+        if (!strcmp(value, "1") || !strcmp(value, "true") || !strcmp(value, "on") || !strcmp(value, "yes"))
+            *(int *)field(cfg, o) = 1;
+        else if (!strcmp(value, "0") || !strcmp(value, "false") || !strcmp(value, "off") || !strcmp(value, "no"))
+            *(int *)field(cfg, o) = 0;
+        else {
+            snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not a boolean (0/1, true/false, on/off)", o->section, o->key, value);
+            return -1;
+        }
+        return 0;
+    case CFG_ENUM:
+        for (int i = 0; o->enum_names[i]; i++)
+            if (!strcmp(value, o->enum_names[i])) {
+                *(int *)field(cfg, o) = i;
+                return 0;
+            }
+        snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not one of the allowed names", o->section, o->key, value);
+        return -1;
+    case CFG_INT:
+    case CFG_DOUBLE: {
+        errno = 0;
+        double v = strtod(value, &end);
+        while (*end == ' ' || *end == '\t')
+            end++;
+        if (end == value || *end || errno == ERANGE || !isfinite(v)) {
+            snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not a number", o->section, o->key, value);
+            return -1;
+        }
+        if (o->type == CFG_INT && v != floor(v)) {
+            snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not an integer", o->section, o->key, value);
+            return -1;
+        }
+        if (v < o->min || v > o->max) {
+            snprintf(err, CFG_ERR_MAX, "%s.%s: %s is out of range [%g, %g] %s", o->section, o->key, value, o->min, o->max, o->unit);
+            return -1;
+        }
+        if (o->type == CFG_INT)
+            *(int *)field(cfg, o) = (int)v;
+        else
+            *(double *)field(cfg, o) = v;
+        return 0;
+    }
+    }
+    return -1;
+}
+
+void cfg_format(const cfg_config *cfg, const cfg_option *o, char *buf, size_t len)
+{
+    switch (o->type) {
+    case CFG_STRING:
+        snprintf(buf, len, "%s", (const char *)cfield(cfg, o));
+        break;
+    case CFG_BOOL:
+    case CFG_INT:
+        snprintf(buf, len, "%d", *(const int *)cfield(cfg, o));
+        break;
+    case CFG_ENUM:
+        snprintf(buf, len, "%s", o->enum_names[*(const int *)cfield(cfg, o)]);
+        break;
+    case CFG_DOUBLE: {
+        double v = *(const double *)cfield(cfg, o);
+        /* the shortest %g that reads back to the same double */
+        for (int prec = 6; prec <= 17; prec++) {
+            snprintf(buf, len, "%.*g", prec, v);
+            if (strtod(buf, NULL) == v)
+                break;
+        }
+        break;
+    }
+    }
+}
+
+void cfg_defaults(cfg_config *cfg)
+{
+    size_t n;
+    const cfg_option *opts = cfg_options(&n);
+    char err[CFG_ERR_MAX];
+    memset(cfg, 0, sizeof *cfg);
+    for (size_t i = 0; i < n; i++)
+        if (cfg_set(cfg, &opts[i], opts[i].def, err))
+            abort(); /* a bad default is a programming error caught by the unit tests */
+}
+
+struct load_ctx {
+    cfg_config *cfg;
+    const char *path;
+    char *err;
+    int depth;
+    int failed;
+};
+
+static int load_file(struct load_ctx *ctx, const char *path);
+
+static int on_entry(void *user, const char *section, const char *key, const char *value)
+{
+    struct load_ctx *ctx = user;
+    char msg[CFG_ERR_MAX];
+    if (ctx->failed)
+        return 0;
+    if (!section[0] && !strcmp(key, "include")) {
+        /* relative to the including file: calibration overlays sit beside it */
+        char inc[1024];
+        const char *slash = strrchr(ctx->path, '/');
+        if (value[0] != '/' && slash)
+            snprintf(inc, sizeof inc, "%.*s/%s", (int)(slash - ctx->path), ctx->path, value);
+        else
+            snprintf(inc, sizeof inc, "%s", value);
+        struct load_ctx sub = { ctx->cfg, inc, ctx->err, ctx->depth + 1, 0 };
+        if (sub.depth > 4) {
+            snprintf(ctx->err, CFG_ERR_MAX, "%s: includes nested too deeply", inc);
+            ctx->failed = 1;
+            return 0;
+        }
+        if (load_file(&sub, inc)) {
+            ctx->failed = 1;
+            return 0;
+        }
+        return 1;
+    }
+    const cfg_option *o = cfg_find(section, key);
+    if (!o) {
+        snprintf(ctx->err, CFG_ERR_MAX, "unknown key '%s' in section [%s]", key, section);
+        return 0;
+    }
+    if (cfg_set(ctx->cfg, o, value, msg)) {
+        snprintf(ctx->err, CFG_ERR_MAX, "%s", msg);
+        return 0;
+    }
+    return 1;
+}
+
+static int load_file(struct load_ctx *ctx, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(ctx->err, CFG_ERR_MAX, "%s: cannot open config: %s", path, strerror(errno));
+        return -1;
+    }
+    ctx->err[0] = 0;
+    int line = ini_parse_file(f, on_entry, ctx);
+    fclose(f);
+    if (ctx->failed)
+        return -1; /* an include already wrote its own message */
+    if (line != 0) {
+        char msg[CFG_ERR_MAX];
+        snprintf(msg, sizeof msg, "%s", ctx->err[0] ? ctx->err : "malformed line (expected [section] or key = value)");
+        snprintf(ctx->err, CFG_ERR_MAX, "%s:%d: %s", path, line, msg);
+        return -1;
+    }
+    return 0;
+}
+
+int cfg_load(cfg_config *cfg, const char *path, char err[CFG_ERR_MAX])
+{
+    struct load_ctx ctx = { cfg, path, err, 0, 0 };
+    if (load_file(&ctx, path))
+        return -1;
+    snprintf(cfg->path, sizeof cfg->path, "%s", path);
+    return cfg_validate(cfg, err);
+}
+
+int cfg_override(cfg_config *cfg, const char *assignment, char err[CFG_ERR_MAX])
+{
+    char sec[64], key[96];
+    const char *dot = strchr(assignment, '.');
+    const char *eq = strchr(assignment, '=');
+    if (!dot || !eq || dot > eq || (size_t)(dot - assignment) >= sizeof sec || (size_t)(eq - dot - 1) >= sizeof key) {
+        snprintf(err, CFG_ERR_MAX, "-p '%s': expected section.key=value", assignment);
+        return -1;
+    }
+    memcpy(sec, assignment, (size_t)(dot - assignment));
+    sec[dot - assignment] = 0;
+    memcpy(key, dot + 1, (size_t)(eq - dot - 1));
+    key[eq - dot - 1] = 0;
+    const cfg_option *o = cfg_find(sec, key);
+    if (!o) {
+        snprintf(err, CFG_ERR_MAX, "-p '%s': unknown key '%s.%s' (see atomsim config --dump)", assignment, sec, key);
+        return -1;
+    }
+    if (cfg_set(cfg, o, eq + 1, err))
+        return -1;
+    return cfg_validate(cfg, err);
+}
+
+int cfg_validate(const cfg_config *c, char err[CFG_ERR_MAX])
+{
+    if (c->gpu.max_wg_size % c->gpu.subgroup_size) {
+        snprintf(err, CFG_ERR_MAX, "gpu.max_wg_size %d is not a multiple of gpu.subgroup_size %d", c->gpu.max_wg_size, c->gpu.subgroup_size);
+        return -1;
+    }
+    if (c->gpu.max_wg_size > c->gpu.max_threads_per_sm) {
+        snprintf(err, CFG_ERR_MAX, "gpu.max_wg_size %d exceeds gpu.max_threads_per_sm %d", c->gpu.max_wg_size, c->gpu.max_threads_per_sm);
+        return -1;
+    }
+    if (c->gpu.max_smem_per_wg_bytes > c->gpu.smem_per_sm_bytes) {
+        snprintf(err, CFG_ERR_MAX, "gpu.max_smem_per_wg_bytes %d exceeds gpu.smem_per_sm_bytes %d", c->gpu.max_smem_per_wg_bytes, c->gpu.smem_per_sm_bytes);
+        return -1;
+    }
+    if (c->gpu.subgroup_size > 64) {
+        snprintf(err, CFG_ERR_MAX, "gpu.subgroup_size %d: the simulator supports at most 64 lanes", c->gpu.subgroup_size);
+        return -1;
+    }
+    if (c->coalesce.line_bytes & (c->coalesce.line_bytes - 1)) {
+        snprintf(err, CFG_ERR_MAX, "coalesce.line_bytes %d is not a power of two", c->coalesce.line_bytes);
+        return -1;
+    }
+    if (c->dispatch.density_penalty_start > c->dispatch.density_inhibit) {
+        snprintf(err, CFG_ERR_MAX, "dispatch.density_penalty_start %g exceeds dispatch.density_inhibit %g", c->dispatch.density_penalty_start, c->dispatch.density_inhibit);
+        return -1;
+    }
+    return 0;
+}
+
+uint64_t cfg_hash(const cfg_config *cfg)
+{
+    size_t n;
+    const cfg_option *opts = cfg_options(&n);
+    uint64_t h = 1469598103934665603ull;
+    char buf[128];
+    for (size_t i = 0; i < n; i++) {
+        int len = snprintf(buf, sizeof buf, "%s.%s=", opts[i].section, opts[i].key);
+        cfg_format(cfg, &opts[i], buf + len, sizeof buf - (size_t)len);
+        for (const char *p = buf; *p; p++) {
+            h ^= (unsigned char)*p;
+            h *= 1099511628211ull;
+        }
+    }
+    return h;
+}
+
+double cfg_threads_per_cycle(const cfg_config *cfg)
+{
+    return (double)cfg->gpu.sm_count * cfg->gpu.fp32_lanes_per_sm;
+}
+
+double cfg_dram_bytes_per_cycle(const cfg_config *cfg)
+{
+    return cfg->dram.bandwidth_gbps * 1e9 / (cfg->gpu.sm_clock_mhz * 1e6);
+}

@@ -1,0 +1,167 @@
+/* config.h - the GPU description shared by the simulator and the model.
+ *
+ * A config is a plain struct, filled from one option table (options.c) that
+ * drives INI parsing, `-p section.key=value` overrides, range checks, the
+ * `config --dump` listing and the effective config in JSON output.  The
+ * engine reads fields directly: no string lookup ever happens in a hot loop.
+ * Every field name carries its unit. */
+#ifndef ATOM_CONFIG_H
+#define ATOM_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CFG_NAME_MAX 64
+#define CFG_ERR_MAX 256
+
+enum cfg_slice_hash { CFG_HASH_MOD = 0, CFG_HASH_XOR = 1 };
+
+typedef struct cfg_gpu {
+    char name[CFG_NAME_MAX];
+    int sm_count;
+    double sm_clock_mhz;
+    int subgroup_size;
+    int fp32_lanes_per_sm;          /* threads per cycle = sm_count * this (seed 000) */
+    int schedulers_per_sm;
+    int max_threads_per_sm;
+    int max_warps_per_sm;
+    int max_wg_per_sm;
+    int max_wg_size;
+    int smem_per_sm_bytes;
+    int max_smem_per_wg_bytes;
+    int smem_reserved_per_wg_bytes; /* driver-reserved shared memory per resident workgroup */
+} cfg_gpu;
+
+typedef struct cfg_launch {
+    double kernel_overhead_cycles;    /* launch to the first workgroup starting, plus end of kernel */
+    double wg_dispatch_cycles;        /* global workgroup dispatcher: one workgroup per this many cycles */
+    double wg_retire_cycles;          /* an SM's slot freed after its workgroup ends */
+} cfg_launch;
+
+typedef struct cfg_core {
+    double alu_latency_cycles;        /* dependent-issue latency of one ALU instruction */
+    int key_instructions;             /* lowbias32 and the global id */
+    int select_instructions;          /* key % 1000000 < threshold */
+    int bin_instructions;             /* (key >> 3) % K, hot test */
+    int address_instructions;         /* address arithmetic per memory instruction */
+    int cas_loop_instructions;        /* per CAS retry: compare, rebuild, branch */
+    int subgroup_op_instructions;     /* ballot, popcount, elect */
+    double barrier_cycles;            /* from the last warp's arrival to release */
+    double exit_cycles;               /* a warp's teardown */
+} cfg_core;
+
+typedef struct cfg_coalesce {
+    int line_bytes;
+    int merge_same_address;           /* 1: lanes to one address leave the SM as one op (add/or) */
+    int merge_cas;                    /* 1: same-address CAS lanes of one instruction resolve as one op */
+    double lsu_cycles_per_request;    /* SM memory port: cycles to send one line request */
+} cfg_coalesce;
+
+typedef struct cfg_xbar {
+    double latency_cycles;            /* one way, SM to L2 slice */
+} cfg_xbar;
+
+typedef struct cfg_l2 {
+    int slice_count;
+    int slice_hash;                   /* enum cfg_slice_hash */
+    double atomic_issue_cycles;       /* atomic unit: cycles per op it starts */
+    double same_address_cycles;       /* RMW dependency: next op on one address waits this long */
+    double atomic_latency_cycles;     /* op start to its result leaving the slice */
+    double store_issue_cycles;        /* cycles per line store */
+    int queue_depth_requests;         /* per slice; full queues stall the SM that feeds them */
+    int hol_blocking;                 /* 1: an op waiting on its address blocks the slice behind it */
+    double size_bytes;
+} cfg_l2;
+
+typedef struct cfg_dram {
+    double latency_cycles;
+    double bandwidth_gbps;
+} cfg_dram;
+
+typedef struct cfg_smem {
+    int bank_count;
+    double atomic_issue_cycles;       /* per conflict-free pass of a warp's shared atomic */
+    double same_word_cycles;          /* extra per additional lane on one word (0 = merged) */
+    double atomic_latency_cycles;
+    double access_latency_cycles;     /* plain shared load/store */
+} cfg_smem;
+
+typedef struct cfg_sim {
+    double max_events;                /* budget: a run that needs more fails and names it */
+} cfg_sim;
+
+typedef struct cfg_model {
+    double seed_l2_base_latency_cycles;  /* seed 000: uncontended global atomic round trip */
+    double seed_dram_latency_cycles;     /* seed 001: one RMW = 2 x this on one DRAM location */
+} cfg_model;
+
+typedef struct cfg_dispatch {
+    double density_penalty_start;     /* seed 000: continuous penalty from this fraction ... */
+    double density_inhibit;           /* ... and negative infinity above this one */
+    int inhibit_cas;                  /* CAS-based algorithms inhibited regardless of density */
+    int data_on_gpu;                  /* 1: inputs live on the GPU (moving them to the CPU costs) */
+    double pcie_bandwidth_gbps;
+} cfg_dispatch;
+
+typedef struct cfg_config {
+    cfg_gpu gpu;
+    cfg_launch launch;
+    cfg_core core;
+    cfg_coalesce coalesce;
+    cfg_xbar xbar;
+    cfg_l2 l2;
+    cfg_dram dram;
+    cfg_smem smem;
+    cfg_sim sim;
+    cfg_model model;
+    cfg_dispatch dispatch;
+    char path[512];                   /* the file it was read from, "" for defaults */
+} cfg_config;
+
+enum cfg_type { CFG_INT, CFG_DOUBLE, CFG_BOOL, CFG_STRING, CFG_ENUM };
+
+typedef struct cfg_option {
+    const char *section;
+    const char *key;
+    enum cfg_type type;
+    size_t offset;
+    double min, max;                  /* inclusive bounds for numbers */
+    const char *def;                  /* default as text, parsed like a config value */
+    const char *unit;
+    int calibratable;                 /* fitted by `atomsim calibrate` */
+    const char *const *enum_names;    /* NULL-terminated, for CFG_ENUM */
+    const char *help;
+} cfg_option;
+
+/* The one option table.  cfg_options() returns it and its length. */
+const cfg_option *cfg_options(size_t *count);
+const cfg_option *cfg_find(const char *section, const char *key);
+
+/* Every field set to its default. */
+void cfg_defaults(cfg_config *cfg);
+
+/* Read an INI file over the defaults.  Unknown sections or keys, malformed
+ * or out-of-range values fail with `err` naming file, line, key and value.
+ * Returns 0 on success. */
+int cfg_load(cfg_config *cfg, const char *path, char err[CFG_ERR_MAX]);
+
+/* Apply one `section.key=value` override; same checks as the file. */
+int cfg_override(cfg_config *cfg, const char *assignment, char err[CFG_ERR_MAX]);
+
+/* Set one option from text; used by load, override and the sweep tool. */
+int cfg_set(cfg_config *cfg, const cfg_option *opt, const char *value, char err[CFG_ERR_MAX]);
+
+/* Format one option's current value (shortest text that reads back exactly). */
+void cfg_format(const cfg_config *cfg, const cfg_option *opt, char *buf, size_t len);
+
+/* Cross-field checks (e.g. max_wg_size a multiple of subgroup_size). */
+int cfg_validate(const cfg_config *cfg, char err[CFG_ERR_MAX]);
+
+/* FNV-1a over every option's formatted value: identifies an effective config. */
+uint64_t cfg_hash(const cfg_config *cfg);
+
+/* Derived quantities used by both engines. */
+double cfg_threads_per_cycle(const cfg_config *cfg);
+double cfg_dram_bytes_per_cycle(const cfg_config *cfg);
+
+#endif

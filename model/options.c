@@ -1,0 +1,93 @@
+/* options.c - the one option table: every config key, its type, bounds,
+ * default, unit and help.  Parsing, overrides, range checks, --help and the
+ * dumps all walk this table, so a new mechanism parameter is one line here. */
+#include "config.h"
+
+#include <string.h>
+
+#define OFF(field) offsetof(cfg_config, field)
+
+static const char *const hash_names[] = { "mod", "xor", NULL };
+
+/* Defaults describe a generic Hopper-class GPU; configs/ override them. */
+static const cfg_option options[] = {
+    /* section  key                          type        offset                              min   max      default  unit      cal help */
+    { "gpu", "name", CFG_STRING, OFF(gpu.name), 0, 0, "generic", "", 0, NULL, "GPU name, for reports" },
+    { "gpu", "sm_count", CFG_INT, OFF(gpu.sm_count), 1, 1024, "132", "SMs", 0, NULL, "streaming multiprocessors" },
+    { "gpu", "sm_clock_mhz", CFG_DOUBLE, OFF(gpu.sm_clock_mhz), 1, 10000, "1755", "MHz", 0, NULL, "SM clock while the kernel runs (cycles -> time)" },
+    { "gpu", "subgroup_size", CFG_INT, OFF(gpu.subgroup_size), 1, 128, "32", "lanes", 0, NULL, "threads per warp/subgroup" },
+    { "gpu", "fp32_lanes_per_sm", CFG_INT, OFF(gpu.fp32_lanes_per_sm), 1, 1024, "128", "lanes", 0, NULL, "FP32 lanes per SM; seed 000's threads per cycle = sm_count x this" },
+    { "gpu", "schedulers_per_sm", CFG_INT, OFF(gpu.schedulers_per_sm), 1, 16, "4", "schedulers", 0, NULL, "warp schedulers per SM, one instruction per cycle each" },
+    { "gpu", "max_threads_per_sm", CFG_INT, OFF(gpu.max_threads_per_sm), 32, 65536, "2048", "threads", 0, NULL, "resident threads per SM" },
+    { "gpu", "max_warps_per_sm", CFG_INT, OFF(gpu.max_warps_per_sm), 1, 2048, "64", "warps", 0, NULL, "resident warps per SM" },
+    { "gpu", "max_wg_per_sm", CFG_INT, OFF(gpu.max_wg_per_sm), 1, 1024, "32", "workgroups", 0, NULL, "resident workgroups per SM" },
+    { "gpu", "max_wg_size", CFG_INT, OFF(gpu.max_wg_size), 1, 65536, "1024", "threads", 0, NULL, "largest workgroup" },
+    { "gpu", "smem_per_sm_bytes", CFG_INT, OFF(gpu.smem_per_sm_bytes), 0, 1 << 24, "233472", "bytes", 0, NULL, "shared memory per SM available to workgroups" },
+    { "gpu", "max_smem_per_wg_bytes", CFG_INT, OFF(gpu.max_smem_per_wg_bytes), 0, 1 << 24, "49152", "bytes", 0, NULL, "largest shared allocation of one workgroup (the API limit)" },
+    { "gpu", "smem_reserved_per_wg_bytes", CFG_INT, OFF(gpu.smem_reserved_per_wg_bytes), 0, 1 << 20, "1024", "bytes", 0, NULL, "shared memory the driver reserves per resident workgroup" },
+
+    { "launch", "kernel_overhead_cycles", CFG_DOUBLE, OFF(launch.kernel_overhead_cycles), 0, 1e9, "4000", "cycles", 1, NULL, "fixed cost of one dispatch between its timestamps" },
+    { "launch", "wg_dispatch_cycles", CFG_DOUBLE, OFF(launch.wg_dispatch_cycles), 0, 1e6, "1", "cycles", 1, NULL, "global dispatcher: cycles between two workgroup launches" },
+    { "launch", "wg_retire_cycles", CFG_DOUBLE, OFF(launch.wg_retire_cycles), 0, 1e6, "200", "cycles", 1, NULL, "from a workgroup's end to its slot taking a new one" },
+
+    { "core", "alu_latency_cycles", CFG_DOUBLE, OFF(core.alu_latency_cycles), 1, 1000, "4", "cycles", 1, NULL, "dependent ALU instruction latency" },
+    { "core", "key_instructions", CFG_INT, OFF(core.key_instructions), 0, 10000, "12", "instructions", 0, NULL, "global id and lowbias32" },
+    { "core", "select_instructions", CFG_INT, OFF(core.select_instructions), 0, 10000, "5", "instructions", 0, NULL, "key % 1000000 < threshold and the branch" },
+    { "core", "bin_instructions", CFG_INT, OFF(core.bin_instructions), 0, 10000, "8", "instructions", 0, NULL, "hot test and (key >> 3) % K" },
+    { "core", "address_instructions", CFG_INT, OFF(core.address_instructions), 0, 10000, "3", "instructions", 0, NULL, "address arithmetic per memory instruction" },
+    { "core", "cas_loop_instructions", CFG_INT, OFF(core.cas_loop_instructions), 0, 10000, "6", "instructions", 0, NULL, "per CAS retry: compare, rebuild the word, branch" },
+    { "core", "subgroup_op_instructions", CFG_INT, OFF(core.subgroup_op_instructions), 0, 10000, "6", "instructions", 0, NULL, "ballot, popcount and elect" },
+    { "core", "barrier_cycles", CFG_DOUBLE, OFF(core.barrier_cycles), 0, 1e6, "20", "cycles", 1, NULL, "last arrival to release of a workgroup barrier" },
+    { "core", "exit_cycles", CFG_DOUBLE, OFF(core.exit_cycles), 0, 1e6, "20", "cycles", 1, NULL, "warp teardown" },
+
+    { "coalesce", "line_bytes", CFG_INT, OFF(coalesce.line_bytes), 4, 4096, "128", "bytes", 0, NULL, "one request per distinct line of a warp instruction" },
+    { "coalesce", "merge_same_address", CFG_BOOL, OFF(coalesce.merge_same_address), 0, 1, "1", "", 1, NULL, "lanes of one instruction to one address become one L2 op (add, or)" },
+    { "coalesce", "merge_cas", CFG_BOOL, OFF(coalesce.merge_cas), 0, 1, "0", "", 1, NULL, "same-address CAS lanes of one instruction resolve as one L2 op" },
+    { "coalesce", "lsu_cycles_per_request", CFG_DOUBLE, OFF(coalesce.lsu_cycles_per_request), 0, 1e4, "1", "cycles", 1, NULL, "SM memory port: cycles per line request sent" },
+
+    { "xbar", "latency_cycles", CFG_DOUBLE, OFF(xbar.latency_cycles), 0, 1e5, "200", "cycles", 1, NULL, "one way, SM to L2 slice" },
+
+    { "l2", "slice_count", CFG_INT, OFF(l2.slice_count), 1, 4096, "80", "slices", 1, NULL, "L2 slices, each with an atomic unit" },
+    { "l2", "slice_hash", CFG_ENUM, OFF(l2.slice_hash), 0, 1, "xor", "", 0, hash_names, "line to slice: mod (line % slices) or xor (folded line bits)" },
+    { "l2", "atomic_issue_cycles", CFG_DOUBLE, OFF(l2.atomic_issue_cycles), 0.01, 1e4, "1", "cycles", 1, NULL, "atomic unit: cycles between two ops it starts" },
+    { "l2", "same_address_cycles", CFG_DOUBLE, OFF(l2.same_address_cycles), 0, 1e5, "2", "cycles", 1, NULL, "read-modify-write dependency between ops on one address" },
+    { "l2", "atomic_latency_cycles", CFG_DOUBLE, OFF(l2.atomic_latency_cycles), 0, 1e5, "60", "cycles", 1, NULL, "op start to its reply leaving the slice" },
+    { "l2", "store_issue_cycles", CFG_DOUBLE, OFF(l2.store_issue_cycles), 0, 1e4, "1", "cycles", 1, NULL, "slice cycles per line store" },
+    { "l2", "queue_depth_requests", CFG_INT, OFF(l2.queue_depth_requests), 1, 1 << 20, "64", "requests", 1, NULL, "requests a slice queues before it stalls senders" },
+    { "l2", "hol_blocking", CFG_BOOL, OFF(l2.hol_blocking), 0, 1, "0", "", 1, NULL, "an op waiting on its address blocks the ops behind it" },
+    { "l2", "size_bytes", CFG_DOUBLE, OFF(l2.size_bytes), 1024, 1e12, "52428800", "bytes", 0, NULL, "L2 capacity" },
+
+    { "dram", "latency_cycles", CFG_DOUBLE, OFF(dram.latency_cycles), 0, 1e6, "500", "cycles", 1, NULL, "L2 miss to data" },
+    { "dram", "bandwidth_gbps", CFG_DOUBLE, OFF(dram.bandwidth_gbps), 1, 1e6, "3350", "GB/s", 0, NULL, "DRAM bandwidth" },
+
+    { "smem", "bank_count", CFG_INT, OFF(smem.bank_count), 1, 1024, "32", "banks", 0, NULL, "shared-memory banks, 4 bytes wide" },
+    { "smem", "atomic_issue_cycles", CFG_DOUBLE, OFF(smem.atomic_issue_cycles), 0, 1e4, "2", "cycles", 1, NULL, "per conflict-free pass of a warp's shared atomic" },
+    { "smem", "same_word_cycles", CFG_DOUBLE, OFF(smem.same_word_cycles), 0, 1e4, "1", "cycles", 1, NULL, "extra per additional lane on one word (0: merged)" },
+    { "smem", "atomic_latency_cycles", CFG_DOUBLE, OFF(smem.atomic_latency_cycles), 0, 1e5, "30", "cycles", 1, NULL, "shared atomic latency" },
+    { "smem", "access_latency_cycles", CFG_DOUBLE, OFF(smem.access_latency_cycles), 0, 1e5, "25", "cycles", 0, NULL, "plain shared load or store" },
+
+    { "sim", "max_events", CFG_DOUBLE, OFF(sim.max_events), 1, 1e15, "2e9", "events", 0, NULL, "event budget; a run needing more fails" },
+
+    { "model", "seed_l2_base_latency_cycles", CFG_DOUBLE, OFF(model.seed_l2_base_latency_cycles), 0, 1e6, "200", "cycles", 0, NULL, "seed 000: uncontended global atomic round trip" },
+    { "model", "seed_dram_latency_cycles", CFG_DOUBLE, OFF(model.seed_dram_latency_cycles), 0, 1e6, "200", "cycles", 0, NULL, "seed 001: DRAM access latency (one RMW = 2x)" },
+
+    { "dispatch", "density_penalty_start", CFG_DOUBLE, OFF(dispatch.density_penalty_start), 0, 1, "0.05", "fraction", 0, NULL, "contention density (of thread capacity) where the penalty starts" },
+    { "dispatch", "density_inhibit", CFG_DOUBLE, OFF(dispatch.density_inhibit), 0, 1, "0.10", "fraction", 0, NULL, "density above which the GPU is inhibited (-inf)" },
+    { "dispatch", "inhibit_cas", CFG_BOOL, OFF(dispatch.inhibit_cas), 0, 1, "1", "", 0, NULL, "inhibit CAS-based algorithms regardless of density" },
+    { "dispatch", "data_on_gpu", CFG_BOOL, OFF(dispatch.data_on_gpu), 0, 1, "1", "", 0, NULL, "1: data lives on the GPU; the CPU tier pays to move it" },
+    { "dispatch", "pcie_bandwidth_gbps", CFG_DOUBLE, OFF(dispatch.pcie_bandwidth_gbps), 0.001, 1e4, "25", "GB/s", 0, NULL, "host-device transfer bandwidth" },
+};
+
+const cfg_option *cfg_options(size_t *count)
+{
+    *count = sizeof options / sizeof options[0];
+    return options;
+}
+
+const cfg_option *cfg_find(const char *section, const char *key)
+{
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        if (!strcmp(options[i].section, section) && !strcmp(options[i].key, key))
+            return &options[i];
+    return NULL;
+}

@@ -1,0 +1,52 @@
+/* atomsim.c - the front end: picks the subcommand.  This file and the
+ * command files beside it are the only code that reaches into every folder
+ * (sim, model, validate); below them the engines stay independent. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../model/params.h"
+#include "commands.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *help;
+} commands[] = {
+    { "run", cmd_run, "simulate or model one run of a pattern" },
+    { "config", cmd_config, "list every config key, or dump an effective config" },
+    { "sweep", cmd_sweep, "a grid over pattern parameters and config keys" },
+    { "study", cmd_study, "run a study file (configs/studies/*.ini)" },
+    { "validate", cmd_validate, "compare predictions with a measured dataset" },
+    { "calibrate", cmd_calibrate, "fit calibratable config keys to a measured dataset" },
+    { "export", cmd_export, "write the dispatcher's cost tables" },
+    { "dispatch", cmd_dispatch, "answer GPU or CPU from a cost table" },
+    { "check", cmd_check, "regression check of the cost formulas" },
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: atomsim COMMAND [options]   (atomsim COMMAND --help for its options)\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "\npatterns:");
+    for (int i = 0; i < PAT_COUNT; i++)
+        fprintf(f, " %s", pat_name((enum pat_id)i));
+    fprintf(f, "\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "atomsim: unknown command '%s' (see atomsim --help)\n", argv[1]);
+    return 2;
+}

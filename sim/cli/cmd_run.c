@@ -1,0 +1,182 @@
+/* cmd_run.c - `atomsim run` (one run, simulated or modelled) and
+ * `atomsim config` (the option table, or an effective config). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "../print.h"
+#include "args.h"
+#include "commands.h"
+
+static void run_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: atomsim run --config FILE --pattern NAME [--n N] [--wg W] [--selectivity S]\n"
+            "                   [--bins K] [--hot F] [--addresses P] [--smem-per-wg BYTES] [--seed X]\n"
+            "                   [--engine sim|model] [-p section.key=value ...] [--format text|csv|json]\n"
+            "defaults: --n 1048576 --wg 256 --selectivity 1 --bins 256 --hot 0 --addresses 1 --seed 1\n");
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static const struct option longopts[] = { CLI_COMMON_LONGOPTS, { 0, 0, 0, 0 } };
+    cli_args a;
+    cfg_config cfg;
+    atom_stats st;
+    char err[CFG_ERR_MAX];
+    int c;
+
+    cli_args_init(&a);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
+        if (c == CLI_OPT_HELP) {
+            run_usage(stdout);
+            return 0;
+        }
+        if (c == '?' || c == ':') {
+            cli_error("run", "bad option '%s' (see atomsim run --help)", argv[optind - 1]);
+            return 2;
+        }
+        int rc = cli_common_opt(&a, c, optarg, err);
+        if (rc) {
+            cli_error("run", "%s", rc < 0 ? err : "unexpected option");
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        cli_error("run", "unexpected argument '%s'", argv[optind]);
+        return 2;
+    }
+    if (!a.pattern_given) {
+        cli_error("run", "--pattern is required (see atomsim --help for the list)");
+        return 2;
+    }
+    if (cli_load_config(&a, &cfg, err)) {
+        cli_error("run", "%s", err);
+        return 2;
+    }
+    int rc = cli_run_engine(&cfg, &a.params, a.engine, &st, err);
+    if (rc) {
+        cli_error("run", "%s", err);
+        return rc;
+    }
+    const char *engine = a.engine == CLI_ENGINE_SIM ? "sim" : "model";
+    switch (a.format) {
+    case CLI_FORMAT_CSV:
+        prn_csv_header(stdout);
+        prn_csv_row(stdout, &a.params, engine, &st);
+        break;
+    case CLI_FORMAT_JSON: {
+        prn_json *j = prn_json_begin(&cfg);
+        if (!j)
+            return 1;
+        prn_json_add(j, &a.params, engine, &st);
+        if (prn_json_end(j, stdout))
+            return 1;
+        break;
+    }
+    case CLI_FORMAT_TEXT:
+        prn_text(stdout, &cfg, &a.params, engine, &st);
+        break;
+    }
+    return fflush(stdout) ? 1 : 0;
+}
+
+static void list_options(FILE *f)
+{
+    size_t n;
+    const cfg_option *o = cfg_options(&n);
+    fprintf(f, "%-40s %-8s %-14s %-10s %-4s %s\n", "key", "type", "default", "unit", "cal", "help");
+    for (size_t i = 0; i < n; i++) {
+        static const char *types[] = { "int", "double", "bool", "string", "enum" };
+        char key[128];
+        snprintf(key, sizeof key, "%s.%s", o[i].section, o[i].key);
+        fprintf(f, "%-40s %-8s %-14s %-10s %-4s %s", key, types[o[i].type], o[i].def, o[i].unit,
+                o[i].calibratable ? "yes" : "", o[i].help);
+        if (o[i].type == CFG_INT || o[i].type == CFG_DOUBLE)
+            fprintf(f, " [%g, %g]", o[i].min, o[i].max);
+        fputc('\n', f);
+    }
+}
+
+/* INI text that cfg_load reads back to the same struct. */
+static void dump_ini(FILE *f, const cfg_config *cfg)
+{
+    size_t n;
+    const cfg_option *o = cfg_options(&n);
+    const char *cur = "";
+    char buf[128];
+    fprintf(f, "; effective config%s%s, hash %016llx\n", cfg->path[0] ? " from " : "", cfg->path,
+            (unsigned long long)cfg_hash(cfg));
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(cur, o[i].section)) {
+            cur = o[i].section;
+            fprintf(f, "\n[%s]\n", cur);
+        }
+        cfg_format(cfg, &o[i], buf, sizeof buf);
+        fprintf(f, "%s = %s\n", o[i].key, buf);
+    }
+}
+
+int cmd_config(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "config", required_argument, NULL, CLI_OPT_CONFIG },
+        { "format", required_argument, NULL, CLI_OPT_FORMAT },
+        { "dump", no_argument, NULL, 'd' },
+        { "help", no_argument, NULL, CLI_OPT_HELP },
+        { 0, 0, 0, 0 },
+    };
+    cli_args a;
+    cfg_config cfg;
+    char err[CFG_ERR_MAX];
+    int c, dump = 0;
+    cli_args_init(&a);
+    a.format = CLI_FORMAT_TEXT;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
+        if (c == CLI_OPT_HELP) {
+            fprintf(stdout, "usage: atomsim config [--config FILE] [-p k=v ...] [--dump [--format text|json]]\n"
+                            "without --dump: the option table (every key, type, default, unit, bounds, help)\n");
+            return 0;
+        }
+        if (c == 'd') {
+            dump = 1;
+            continue;
+        }
+        if (c == '?' || c == ':') {
+            cli_error("config", "bad option '%s'", argv[optind - 1]);
+            return 2;
+        }
+        int rc = cli_common_opt(&a, c, optarg, err);
+        if (rc) {
+            cli_error("config", "%s", rc < 0 ? err : "unexpected option");
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        cli_error("config", "unexpected argument '%s'", argv[optind]);
+        return 2;
+    }
+    if (!dump) {
+        list_options(stdout);
+        return 0;
+    }
+    if (cli_load_config(&a, &cfg, err)) {
+        cli_error("config", "%s", err);
+        return 2;
+    }
+    if (a.format == CLI_FORMAT_JSON) {
+        cJSON *j = prn_config_json(&cfg);
+        char *t = cJSON_Print(j);
+        puts(t);
+        free(t);
+        cJSON_Delete(j);
+    } else
+        dump_ini(stdout, &cfg);
+    return 0;
+}

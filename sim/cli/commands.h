@@ -1,0 +1,16 @@
+/* commands.h - one entry point per `atomsim` subcommand.  Each returns the
+ * process exit status: 0 ok, 1 a run failed, 2 bad usage or input. */
+#ifndef ATOM_CLI_COMMANDS_H
+#define ATOM_CLI_COMMANDS_H
+
+int cmd_run(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_study(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_dispatch(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+#endif

@@ -1,0 +1,465 @@
+/* engine.c - the event loop: workgroup dispatch in waves, warp schedulers,
+ * shared-memory atomic units and barriers.  Global memory is memsys.c.
+ *
+ * One event is one warp becoming ready to issue its next operation; the
+ * event heap holds at most one entry per resident warp.  Everything is
+ * allocated in sim_engine_open: the loop does no allocation, no string work
+ * and no I/O. */
+#include "engine.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memsys.h"
+#include "pattern.h"
+
+typedef struct event {
+    double t;
+    uint32_t tie;     /* arbitration among equal times, from the seed */
+    uint32_t warp;
+} event;
+
+typedef struct wg_slot {
+    uint64_t wg;
+    int warps_left;
+    int bar_count;
+    double bar_time;
+} wg_slot;
+
+struct sim_engine {
+    cfg_config cfg;
+    pat_params p;
+    sim_ctx ctx;
+    const sim_pattern *pat;
+    mem_sys *mem;
+    int sm_count, wg_per_sm, warps_per_wg, schedulers, smem_words_alloc;
+    uint64_t wg_total, next_wg;
+    int nslots, nwarps;
+    wg_slot *slots;
+    sim_warp *warps;
+    double *warp_mem_done;   /* last shared-memory op of each warp completes */
+    double *bar_arrive;
+    double *sched_free;
+    double *smem_free;
+    uint32_t *smem;          /* the pattern's shared words, per slot */
+    event *heap;
+    int heap_n;
+    double dispatcher_free;
+    double end_warps, end_mem;
+    double budget, events;
+    atom_stats st;
+    sim_op op;
+    char err[CFG_ERR_MAX];
+};
+
+static uint32_t mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x21f0aaadu;
+    x ^= x >> 15;
+    x *= 0x735a2d97u;
+    x ^= x >> 15;
+    return x;
+}
+
+static int ev_less(const event *a, const event *b)
+{
+    if (a->t != b->t)
+        return a->t < b->t;
+    if (a->tie != b->tie)
+        return a->tie < b->tie;
+    return a->warp < b->warp;
+}
+
+static void heap_push(sim_engine *e, double t, uint32_t warp)
+{
+    event ev = { t, mix32(warp ^ (uint32_t)e->p.seed * 0x9e3779b9u), warp };
+    int i = e->heap_n++;
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (!ev_less(&ev, &e->heap[parent]))
+            break;
+        e->heap[i] = e->heap[parent];
+        i = parent;
+    }
+    e->heap[i] = ev;
+}
+
+static event heap_pop(sim_engine *e)
+{
+    event top = e->heap[0];
+    event last = e->heap[--e->heap_n];
+    int i = 0, n = e->heap_n;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && ev_less(&e->heap[c + 1], &e->heap[c]))
+            c++;
+        if (!ev_less(&e->heap[c], &last))
+            break;
+        e->heap[i] = e->heap[c];
+        i = c;
+    }
+    if (n)
+        e->heap[i] = last;
+    return top;
+}
+
+/* Resident workgroups per SM: threads, warps, workgroup slots and shared
+ * memory (the driver reserves some per workgroup) each cap it. */
+static int occupancy(const cfg_config *c, int wg, int warps_per_wg, uint32_t smem_bytes)
+{
+    int by_threads = c->gpu.max_threads_per_sm / wg;
+    int by_warps = c->gpu.max_warps_per_sm / warps_per_wg;
+    int by_smem = c->gpu.smem_per_sm_bytes / (int)(smem_bytes + (uint32_t)c->gpu.smem_reserved_per_wg_bytes);
+    int occ = c->gpu.max_wg_per_sm;
+    if (by_threads < occ)
+        occ = by_threads;
+    if (by_warps < occ)
+        occ = by_warps;
+    if (by_smem < occ)
+        occ = by_smem;
+    return occ;
+}
+
+int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out, char err[CFG_ERR_MAX])
+{
+    *out = NULL;
+    if (pat_check(p, err, CFG_ERR_MAX))
+        return 2;
+    if (p->wg % cfg->gpu.subgroup_size) {
+        snprintf(err, CFG_ERR_MAX, "--wg %d is not a multiple of the subgroup size %d", p->wg, cfg->gpu.subgroup_size);
+        return 2;
+    }
+    if (p->wg > cfg->gpu.max_wg_size) {
+        snprintf(err, CFG_ERR_MAX, "--wg %d exceeds gpu.max_wg_size %d", p->wg, cfg->gpu.max_wg_size);
+        return 2;
+    }
+    uint32_t smem_bytes = pat_smem_bytes(p);
+    if (smem_bytes > (uint32_t)cfg->gpu.max_smem_per_wg_bytes) {
+        snprintf(err, CFG_ERR_MAX, "shared memory per workgroup %u bytes exceeds gpu.max_smem_per_wg_bytes %d%s", smem_bytes,
+                 cfg->gpu.max_smem_per_wg_bytes, p->pattern == PAT_HISTOGRAM_SHARED ? " (too many --bins for histogram-shared)" : "");
+        return 2;
+    }
+    int warps_per_wg = p->wg / cfg->gpu.subgroup_size;
+    int occ = occupancy(cfg, p->wg, warps_per_wg, smem_bytes);
+    if (occ < 1) {
+        snprintf(err, CFG_ERR_MAX, "no workgroup of %d threads with %u bytes of shared memory fits on an SM", p->wg, smem_bytes);
+        return 2;
+    }
+    sim_engine *e = calloc(1, sizeof *e);
+    if (!e) {
+        snprintf(err, CFG_ERR_MAX, "out of memory");
+        return 2;
+    }
+    e->cfg = *cfg;
+    e->p = *p;
+    e->pat = sim_pattern_get(p->pattern);
+    e->sm_count = cfg->gpu.sm_count;
+    e->wg_per_sm = occ;
+    e->warps_per_wg = warps_per_wg;
+    e->schedulers = cfg->gpu.schedulers_per_sm;
+    e->wg_total = (p->n + (uint64_t)p->wg - 1) / (uint64_t)p->wg;
+    e->nslots = e->sm_count * occ;
+    e->nwarps = e->nslots * warps_per_wg;
+    e->ctx.cfg = &e->cfg;
+    e->ctx.p = &e->p;
+    e->ctx.lanes = cfg->gpu.subgroup_size;
+    e->ctx.warps_per_wg = warps_per_wg;
+    e->ctx.sel_threshold = pat_threshold(p->selectivity);
+    e->ctx.hot_threshold = pat_threshold(p->hot);
+    e->ctx.smem_words = pat_own_smem_bytes(p) / 4;
+    e->smem_words_alloc = e->ctx.smem_words ? (int)e->ctx.smem_words : 1;
+    e->budget = cfg->sim.max_events;
+
+    sim_layout lay;
+    memset(&lay, 0, sizeof lay);
+    int rc = e->pat->setup(&e->ctx, &lay, err);
+    if (rc) {
+        free(e);
+        return 2;
+    }
+    e->slots = calloc((size_t)e->nslots, sizeof *e->slots);
+    e->warps = calloc((size_t)e->nwarps, sizeof *e->warps);
+    e->warp_mem_done = calloc((size_t)e->nwarps, sizeof(double));
+    e->bar_arrive = calloc((size_t)e->nwarps, sizeof(double));
+    e->sched_free = calloc((size_t)e->sm_count * (size_t)e->schedulers, sizeof(double));
+    e->smem_free = calloc((size_t)e->sm_count, sizeof(double));
+    e->smem = calloc((size_t)e->nslots * (size_t)e->smem_words_alloc, sizeof(uint32_t));
+    e->heap = calloc((size_t)e->nwarps, sizeof *e->heap);
+    if (!e->slots || !e->warps || !e->warp_mem_done || !e->bar_arrive || !e->sched_free || !e->smem_free || !e->smem ||
+        !e->heap) {
+        sim_engine_close(e);
+        snprintf(err, CFG_ERR_MAX, "out of memory for %d resident warps", e->nwarps);
+        return 2;
+    }
+    rc = mem_open(&e->cfg, &lay, &e->mem, err);
+    if (rc) {
+        sim_engine_close(e);
+        return rc;
+    }
+    *out = e;
+    return 0;
+}
+
+void sim_engine_close(sim_engine *e)
+{
+    if (!e)
+        return;
+    mem_close(e->mem);
+    free(e->slots);
+    free(e->warps);
+    free(e->warp_mem_done);
+    free(e->bar_arrive);
+    free(e->sched_free);
+    free(e->smem_free);
+    free(e->smem);
+    free(e->heap);
+    free(e);
+}
+
+const char *sim_engine_error(const sim_engine *e)
+{
+    return e->err;
+}
+
+static void launch_wg(sim_engine *e, int slot, double t)
+{
+    double start = t > e->dispatcher_free ? t : e->dispatcher_free;
+    e->dispatcher_free = start + e->cfg.launch.wg_dispatch_cycles;
+    wg_slot *s = &e->slots[slot];
+    s->wg = e->next_wg++;
+    s->warps_left = e->warps_per_wg;
+    s->bar_count = 0;
+    s->bar_time = 0;
+    uint32_t *sm = &e->smem[(size_t)slot * (size_t)e->smem_words_alloc];
+    memset(sm, 0, (size_t)e->smem_words_alloc * sizeof *sm); /* real hardware leaves garbage; patterns zero it */
+    int lanes = e->ctx.lanes;
+    for (int k = 0; k < e->warps_per_wg; k++) {
+        int w = slot * e->warps_per_wg + k;
+        sim_warp *wp = &e->warps[w];
+        wp->wg = (uint32_t)s->wg;
+        wp->warp_in_wg = (uint32_t)k;
+        wp->first_thread = s->wg * (uint64_t)e->p.wg + (uint64_t)k * (uint64_t)lanes;
+        uint64_t left = e->p.n > wp->first_thread ? e->p.n - wp->first_thread : 0;
+        wp->valid = left >= (uint64_t)lanes ? (lanes == 64 ? ~0ull : (1ull << lanes) - 1) : (1ull << left) - 1;
+        wp->pc = 0;
+        wp->iter = 0;
+        wp->active = 0;
+        e->warp_mem_done[w] = start;
+        e->pat->start(&e->ctx, wp);
+        heap_push(e, start, (uint32_t)w);
+    }
+}
+
+/* Shared-memory access of one warp instruction: lanes on distinct words of
+ * one bank conflict; extra lanes on one word serialize unless merged. */
+static double smem_cycles(const sim_engine *e, const sim_op *op, int atomic)
+{
+    int banks = e->cfg.smem.bank_count;
+    double per_bank[1024];
+    uint32_t seen_word[SIM_MAX_LANES];
+    int seen_count[SIM_MAX_LANES], nseen = 0;
+    double worst = 0;
+    for (int b = 0; b < banks && b < 1024; b++)
+        per_bank[b] = 0;
+    for (uint64_t m = op->mask; m; m &= m - 1) {
+        int lane = __builtin_ctzll(m);
+        uint32_t wd = op->index[lane];
+        int k = 0;
+        while (k < nseen && seen_word[k] != wd)
+            k++;
+        if (k == nseen) {
+            seen_word[nseen] = wd;
+            seen_count[nseen++] = 0;
+        }
+        seen_count[k]++;
+    }
+    double pass = atomic ? e->cfg.smem.atomic_issue_cycles : 1.0;
+    for (int k = 0; k < nseen; k++) {
+        int b = (int)(seen_word[k] % (uint32_t)banks) % 1024;
+        per_bank[b] += pass + (atomic ? (seen_count[k] - 1) * e->cfg.smem.same_word_cycles : 0);
+        if (per_bank[b] > worst)
+            worst = per_bank[b];
+    }
+    return worst > 0 ? worst : pass;
+}
+
+static void smem_apply(sim_engine *e, int slot, sim_warp *w, const sim_op *op)
+{
+    uint32_t *sm = &e->smem[(size_t)slot * (size_t)e->smem_words_alloc];
+    for (uint64_t m = op->mask; m; m &= m - 1) {
+        int lane = __builtin_ctzll(m);
+        uint32_t idx = op->index[lane] % (uint32_t)e->smem_words_alloc;
+        w->ret[lane] = sm[idx];
+        if (op->kind == SIM_OP_SATOMIC)
+            sm[idx] += op->operand[lane];
+        else if (op->kind == SIM_OP_SSTORE)
+            sm[idx] = op->operand[lane];
+    }
+}
+
+static void warp_exit(sim_engine *e, int w, double t)
+{
+    int slot = w / e->warps_per_wg;
+    double te = t + e->cfg.core.exit_cycles;
+    if (te > e->end_warps)
+        e->end_warps = te;
+    if (--e->slots[slot].warps_left == 0 && e->next_wg < e->wg_total)
+        launch_wg(e, slot, te + e->cfg.launch.wg_retire_cycles);
+}
+
+static void barrier_arrive(sim_engine *e, int w, double t)
+{
+    int slot = w / e->warps_per_wg;
+    wg_slot *s = &e->slots[slot];
+    double ready = t > e->warp_mem_done[w] ? t : e->warp_mem_done[w];
+    e->bar_arrive[w] = t;
+    if (ready > s->bar_time)
+        s->bar_time = ready;
+    if (++s->bar_count < e->warps_per_wg)
+        return;
+    double release = s->bar_time + e->cfg.core.barrier_cycles;
+    s->bar_count = 0;
+    s->bar_time = 0;
+    for (int k = 0; k < e->warps_per_wg; k++) {
+        int wk = slot * e->warps_per_wg + k;
+        e->st.stall_barrier_cycles += release - e->bar_arrive[wk];
+        heap_push(e, release, (uint32_t)wk);
+    }
+}
+
+int sim_engine_run(sim_engine *e, atom_stats *out)
+{
+    const cfg_config *c = &e->cfg;
+    double alu_lat = c->core.alu_latency_cycles;
+    double t0 = c->launch.kernel_overhead_cycles;
+    memset(&e->st, 0, sizeof e->st);
+    e->dispatcher_free = t0;
+    e->end_warps = t0;
+    e->end_mem = t0;
+    /* first wave: workgroups spread across SMs before any SM gets a second */
+    for (int j = 0; j < e->wg_per_sm && e->next_wg < e->wg_total; j++)
+        for (int sm = 0; sm < e->sm_count && e->next_wg < e->wg_total; sm++)
+            launch_wg(e, sm * e->wg_per_sm + j, t0);
+
+    sim_op *op = &e->op;
+    while (e->heap_n) {
+        event ev = heap_pop(e);
+        if (++e->events > e->budget) {
+            snprintf(e->err, sizeof e->err, "event budget sim.max_events=%.0f exceeded (raise it with -p sim.max_events=...)",
+                     e->budget);
+            return 1;
+        }
+        int w = (int)ev.warp;
+        int slot = w / e->warps_per_wg;
+        int sm = slot / e->wg_per_sm;
+        sim_warp *wp = &e->warps[w];
+        double t = ev.t;
+        double *sched = &e->sched_free[sm * e->schedulers + (int)(wp->warp_in_wg % (uint32_t)e->schedulers)];
+        double ready, st, sent, done;
+
+        op->mask = 0;
+        e->pat->step(&e->ctx, wp, op);
+        switch (op->kind) {
+        case SIM_OP_ALU: {
+            double n = op->instructions;
+            st = t > *sched ? t : *sched;
+            *sched = st + n;
+            ready = st + n > t + n * alu_lat ? st + n : t + n * alu_lat;
+            e->st.stall_issue_cycles += st - t;
+            e->st.warp_instructions += n;
+            break;
+        }
+        case SIM_OP_GATOMIC:
+        case SIM_OP_GSTORE:
+            st = t > *sched ? t : *sched;
+            *sched = st + 1;
+            e->st.stall_issue_cycles += st - t;
+            e->st.warp_instructions += 1;
+            if (op->kind == SIM_OP_GATOMIC)
+                done = mem_atomic(e->mem, sm, st, op, wp->ret, &sent);
+            else
+                done = mem_store(e->mem, sm, st, op, &sent);
+            if (done > e->end_mem)
+                e->end_mem = done;
+            e->st.stall_backpressure_cycles += sent - st;
+            ready = sent + 1;
+            if (op->result_used && done > ready) {
+                e->st.stall_memory_cycles += done - ready;
+                ready = done;
+            }
+            break;
+        case SIM_OP_SATOMIC:
+        case SIM_OP_SLOAD:
+        case SIM_OP_SSTORE: {
+            int atomic = op->kind == SIM_OP_SATOMIC;
+            double cyc = smem_cycles(e, op, atomic);
+            st = t > *sched ? t : *sched;
+            *sched = st + 1;
+            e->st.warp_instructions += 1;
+            double ss = st > e->smem_free[sm] ? st : e->smem_free[sm];
+            e->smem_free[sm] = ss + cyc;
+            e->st.stall_smem_cycles += ss - st;
+            e->st.stall_issue_cycles += st - t;
+            if (atomic) {
+                e->st.smem_atomic_instructions++;
+                e->st.smem_conflict_cycles += cyc - c->smem.atomic_issue_cycles;
+            }
+            smem_apply(e, slot, wp, op);
+            double lat = atomic ? c->smem.atomic_latency_cycles : c->smem.access_latency_cycles;
+            double complete = ss + cyc + lat;
+            if (complete > e->warp_mem_done[w])
+                e->warp_mem_done[w] = complete;
+            ready = op->kind == SIM_OP_SLOAD || op->result_used ? complete : ss + cyc;
+            break;
+        }
+        case SIM_OP_BARRIER:
+            e->st.warp_instructions += 1;
+            barrier_arrive(e, w, t);
+            continue;
+        case SIM_OP_EXIT:
+        default:
+            e->st.warp_instructions += 1;
+            warp_exit(e, w, t);
+            continue;
+        }
+        heap_push(e, ready, (uint32_t)w);
+    }
+
+    double cycles = e->end_warps > e->end_mem ? e->end_warps : e->end_mem;
+    e->st.cycles = cycles;
+    e->st.time_us = cycles / c->gpu.sm_clock_mhz;
+    e->st.workgroups = (double)e->wg_total;
+    e->st.wg_per_sm = e->wg_per_sm;
+    e->st.waves = (double)e->wg_total / e->nslots;
+    e->st.events = e->events;
+    mem_stats(e->mem, cycles, &e->st);
+
+    sim_memview view;
+    mem_view(e->mem, &view);
+    if (e->pat->check(&e->ctx, &view, e->err)) {
+        char msg[CFG_ERR_MAX];
+        snprintf(msg, sizeof msg, "%s: functional check failed: %s", pat_name(e->p.pattern), e->err);
+        snprintf(e->err, sizeof e->err, "%s", msg);
+        return 1;
+    }
+    *out = e->st;
+    return 0;
+}
+
+int sim_run(const cfg_config *cfg, const pat_params *p, atom_stats *st, char err[CFG_ERR_MAX])
+{
+    sim_engine *e;
+    int rc = sim_engine_open(cfg, p, &e, err);
+    if (rc)
+        return rc;
+    rc = sim_engine_run(e, st);
+    if (rc)
+        snprintf(err, CFG_ERR_MAX, "%s", sim_engine_error(e));
+    sim_engine_close(e);
+    return rc;
+}

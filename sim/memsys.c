@@ -1,0 +1,441 @@
+/* memsys.c - coalescer, SM memory ports, crossbar, L2 slices and DRAM.
+ *
+ * Requests are resolved when the warp issues them, in event order.  With a
+ * constant crossbar latency that is also their arrival order at the slices,
+ * so one pass computes each request's admission (bounded queue), its service
+ * start (atomic unit issue rate), each op's start (read-modify-write
+ * dependency on its address) and its reply, with no per-request events.
+ * Everything is allocated at open; mem_atomic and mem_store never allocate. */
+#include "memsys.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HASH_SLOTS 128 /* > 2 x SIM_MAX_LANES keeps probe chains short */
+
+typedef struct slice {
+    double free;          /* atomic unit can start its next request */
+    double busy;          /* union of service intervals */
+    double busy_until;
+    double sojourn_sum;   /* for Little's law: mean queue depth */
+    double depth_max;
+    double *ring;         /* departures of the last Q requests, arrival order */
+    int pos;
+    uint64_t requests;
+} slice;
+
+typedef struct buffer {
+    uint32_t *words;
+    uint8_t *stores;
+    double *ready;        /* per word: next op on it may start (atomic buffers) */
+    uint64_t base_line;   /* first line of the buffer */
+    uint64_t words_n;
+    uint32_t stride_bytes;
+} buffer;
+
+struct mem_sys {
+    const cfg_config *cfg;
+    int nslices, qdepth, line_shift;
+    double xbar, lsu, issue, same_addr, atom_lat, store_issue, dram_lat, dram_bpc;
+    int merge, merge_cas, hol, hash;
+    slice *slices;
+    double *port_free;    /* per SM memory port */
+    uint64_t *tags;       /* direct-mapped L2 residency, line + 1 */
+    uint64_t ntags;
+    double dram_free;
+    buffer buf[SIM_MAX_BUFFERS];
+    int nbuf;
+    /* scratch for grouping one warp instruction */
+    uint32_t gen;
+    uint32_t stamp[HASH_SLOTS];
+    uint64_t hkey[HASH_SLOTS];
+    int hval[HASH_SLOTS];
+    int op_first[SIM_MAX_LANES], op_next_lane[SIM_MAX_LANES], op_last[SIM_MAX_LANES];
+    uint32_t op_idx[SIM_MAX_LANES];
+    int op_next[SIM_MAX_LANES];      /* next op of the same request */
+    int req_first[SIM_MAX_LANES], req_last[SIM_MAX_LANES];
+    uint64_t req_line[SIM_MAX_LANES];
+    int req_ops[SIM_MAX_LANES];
+    uint32_t req_sectors[SIM_MAX_LANES];
+    /* counters */
+    double atomic_instructions, l2_requests, l2_ops, store_requests, misses;
+    double cas_attempts, cas_failures;
+};
+
+static uint32_t hash64(uint64_t x)
+{
+    x *= 0x9e3779b97f4a7c15ull;
+    return (uint32_t)(x >> 57); /* 7 bits: HASH_SLOTS */
+}
+
+int mem_open(const cfg_config *cfg, const sim_layout *lay, mem_sys **out, char err[CFG_ERR_MAX])
+{
+    mem_sys *m = calloc(1, sizeof *m);
+    if (!m) {
+        snprintf(err, CFG_ERR_MAX, "out of memory for the memory system");
+        return 2;
+    }
+    m->cfg = cfg;
+    m->nslices = cfg->l2.slice_count;
+    m->qdepth = cfg->l2.queue_depth_requests;
+    m->line_shift = __builtin_ctz((unsigned)cfg->coalesce.line_bytes);
+    m->xbar = cfg->xbar.latency_cycles;
+    m->lsu = cfg->coalesce.lsu_cycles_per_request;
+    m->issue = cfg->l2.atomic_issue_cycles;
+    m->same_addr = cfg->l2.same_address_cycles;
+    m->atom_lat = cfg->l2.atomic_latency_cycles;
+    m->store_issue = cfg->l2.store_issue_cycles;
+    m->dram_lat = cfg->dram.latency_cycles;
+    m->dram_bpc = cfg_dram_bytes_per_cycle(cfg);
+    m->merge = cfg->coalesce.merge_same_address;
+    m->merge_cas = cfg->coalesce.merge_cas;
+    m->hol = cfg->l2.hol_blocking;
+    m->hash = cfg->l2.slice_hash;
+    if ((double)m->nslices * m->qdepth > 64e6) {
+        snprintf(err, CFG_ERR_MAX, "l2.slice_count x l2.queue_depth_requests = %.0f queue entries is too many (max 6.4e7)",
+                 (double)m->nslices * m->qdepth);
+        free(m);
+        return 2;
+    }
+    m->slices = calloc((size_t)m->nslices, sizeof *m->slices);
+    m->port_free = calloc((size_t)cfg->gpu.sm_count, sizeof *m->port_free);
+    m->ntags = (uint64_t)(cfg->l2.size_bytes / cfg->coalesce.line_bytes);
+    if (m->ntags < 1)
+        m->ntags = 1;
+    m->tags = calloc(m->ntags, sizeof *m->tags);
+    int ok = m->slices && m->port_free && m->tags;
+    for (int s = 0; ok && s < m->nslices; s++)
+        ok = (m->slices[s].ring = calloc((size_t)m->qdepth, sizeof(double))) != NULL;
+    /* Buffers sit on separate 1 MiB-aligned ranges, as allocations would. */
+    uint64_t next_byte = 1ull << 20;
+    m->nbuf = lay->count;
+    for (int b = 0; ok && b < lay->count; b++) {
+        buffer *bf = &m->buf[b];
+        uint64_t words = lay->buf[b].words ? lay->buf[b].words : 1;
+        bf->words_n = words;
+        bf->stride_bytes = 4u * (lay->buf[b].stride_words ? lay->buf[b].stride_words : 1);
+        bf->base_line = next_byte >> m->line_shift;
+        next_byte += (words * bf->stride_bytes + (1ull << 20)) & ~((1ull << 20) - 1);
+        bf->words = calloc(words, sizeof *bf->words);
+        bf->stores = calloc(words, 1);
+        ok = bf->words && bf->stores;
+        if (ok && lay->buf[b].atomic)
+            ok = (bf->ready = calloc(words, sizeof *bf->ready)) != NULL;
+    }
+    if (!ok) {
+        mem_close(m);
+        snprintf(err, CFG_ERR_MAX, "out of memory for the simulated buffers");
+        return 2;
+    }
+    *out = m;
+    return 0;
+}
+
+void mem_close(mem_sys *m)
+{
+    if (!m)
+        return;
+    if (m->slices)
+        for (int s = 0; s < m->nslices; s++)
+            free(m->slices[s].ring);
+    free(m->slices);
+    free(m->port_free);
+    free(m->tags);
+    for (int b = 0; b < m->nbuf; b++) {
+        free(m->buf[b].words);
+        free(m->buf[b].stores);
+        free(m->buf[b].ready);
+    }
+    free(m);
+}
+
+static int slice_of(const mem_sys *m, uint64_t line)
+{
+    if (m->hash == CFG_HASH_XOR)
+        line ^= (line >> 5) ^ (line >> 11) ^ (line >> 17) ^ (line >> 23);
+    return (int)(line % (uint64_t)m->nslices);
+}
+
+/* Lookup-or-insert in the per-instruction hash table; returns the slot. */
+static int group_slot(mem_sys *m, uint64_t key, int *fresh)
+{
+    uint32_t h = hash64(key);
+    for (;;) {
+        if (m->stamp[h] != m->gen) {
+            m->stamp[h] = m->gen;
+            m->hkey[h] = key;
+            *fresh = 1;
+            return (int)h;
+        }
+        if (m->hkey[h] == key) {
+            *fresh = 0;
+            return (int)h;
+        }
+        h = (h + 1) & (HASH_SLOTS - 1);
+    }
+}
+
+static void next_gen(mem_sys *m)
+{
+    if (++m->gen == 0) { /* wrapped: clear stamps so stale ones never match */
+        memset(m->stamp, 0, sizeof m->stamp);
+        m->gen = 1;
+    }
+}
+
+/* Groups the op's lanes into ops (merged per address when allowed) and the
+ * ops into line requests, both in first-lane order.  Returns the count of
+ * requests. */
+static int coalesce(mem_sys *m, const sim_op *op, int merge, int *nops_out)
+{
+    const buffer *bf = &m->buf[op->buffer];
+    int nops = 0, nreq = 0, fresh;
+    next_gen(m);
+    for (uint64_t mask = op->mask; mask; mask &= mask - 1) {
+        int lane = __builtin_ctzll(mask);
+        uint32_t idx = op->index[lane];
+        int o;
+        if (merge) {
+            int s = group_slot(m, idx, &fresh);
+            if (fresh) {
+                o = nops++;
+                m->hval[s] = o;
+                m->op_idx[o] = idx;
+                m->op_first[o] = lane;
+                m->op_last[o] = lane;
+                m->op_next[o] = -1;
+            } else {
+                o = m->hval[s];
+                m->op_next_lane[m->op_last[o]] = lane;
+                m->op_last[o] = lane;
+            }
+        } else {
+            o = nops++;
+            m->op_idx[o] = idx;
+            m->op_first[o] = lane;
+            m->op_last[o] = lane;
+            m->op_next[o] = -1;
+        }
+        m->op_next_lane[lane] = -1;
+    }
+    next_gen(m);
+    for (int o = 0; o < nops; o++) {
+        uint64_t byte = (uint64_t)m->op_idx[o] * bf->stride_bytes;
+        uint64_t line = bf->base_line + (byte >> m->line_shift);
+        int s = group_slot(m, line, &fresh);
+        int r;
+        if (fresh) {
+            r = nreq++;
+            m->hval[s] = r;
+            m->req_line[r] = line;
+            m->req_first[r] = o;
+            m->req_last[r] = o;
+            m->req_ops[r] = 1;
+            m->req_sectors[r] = 0;
+        } else {
+            r = m->hval[s];
+            m->op_next[m->req_last[r]] = o;
+            m->req_last[r] = o;
+            m->req_ops[r]++;
+        }
+        m->req_sectors[r] |= 1u << ((byte >> 5) & 31);
+    }
+    *nops_out = nops;
+    return nreq;
+}
+
+/* Sends request r from SM `sm` no earlier than t: the memory port, the
+ * crossbar and the slice's bounded queue.  Returns the admission cycle. */
+static double send_request(mem_sys *m, int sm, double t, slice *sl, double *arrival)
+{
+    double send = t > m->port_free[sm] ? t : m->port_free[sm];
+    m->port_free[sm] = send + m->lsu;
+    double arr = send + m->xbar;
+    double slot_free = sl->ring[sl->pos]; /* departure of the request Q places back */
+    double adm = arr > slot_free ? arr : slot_free;
+    if (adm > arr) {
+        /* a full queue holds the request in the port: later sends wait */
+        double hold = adm - m->xbar + m->lsu;
+        if (hold > m->port_free[sm])
+            m->port_free[sm] = hold;
+    }
+    /* depth seen on arrival: queued requests not yet departed */
+    int depth = 0;
+    for (int k = 1; k <= m->qdepth && k <= 64; k++) {
+        int i = (sl->pos - k + m->qdepth) % m->qdepth;
+        if (sl->ring[i] <= adm)
+            break;
+        depth++;
+    }
+    if (depth > sl->depth_max)
+        sl->depth_max = depth;
+    *arrival = arr;
+    return adm;
+}
+
+static void finish_request(slice *sl, int qdepth, double arrival, double start, double departure)
+{
+    sl->ring[sl->pos] = departure;
+    sl->pos = (sl->pos + 1) % qdepth;
+    sl->sojourn_sum += departure - arrival;
+    double from = start > sl->busy_until ? start : sl->busy_until;
+    if (departure > from)
+        sl->busy += departure - from;
+    if (departure > sl->busy_until)
+        sl->busy_until = departure;
+    sl->requests++;
+}
+
+/* L2 residency: a miss costs a DRAM round trip and DRAM bandwidth. */
+static double line_ready(mem_sys *m, uint64_t line, double start, uint32_t sectors, int fill)
+{
+    uint64_t *tag = &m->tags[line % m->ntags];
+    if (*tag == line + 1)
+        return start;
+    m->misses++;
+    *tag = line + 1;
+    if (!fill)
+        return start;
+    double bytes = 32.0 * __builtin_popcount(sectors);
+    double d = start > m->dram_free ? start : m->dram_free;
+    m->dram_free = d + bytes / m->dram_bpc;
+    return d + m->dram_lat;
+}
+
+/* Applies one op's lanes to memory in lane order and sets their results. */
+static void apply_op(mem_sys *m, buffer *bf, const sim_op *op, int o, uint32_t *ret)
+{
+    uint32_t *w = &bf->words[m->op_idx[o]];
+    for (int lane = m->op_first[o]; lane >= 0; lane = m->op_next_lane[lane]) {
+        uint32_t old = *w;
+        ret[lane] = old;
+        switch (op->atomic) {
+        case SIM_ATOMIC_ADD:
+            *w = old + op->operand[lane];
+            break;
+        case SIM_ATOMIC_OR:
+            *w = old | op->operand[lane];
+            break;
+        case SIM_ATOMIC_CAS:
+            m->cas_attempts++;
+            if (old == op->compare[lane])
+                *w = op->operand[lane];
+            else
+                m->cas_failures++;
+            break;
+        }
+    }
+}
+
+double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret, double *sent)
+{
+    buffer *bf = &m->buf[op->buffer];
+    int merge = op->atomic == SIM_ATOMIC_CAS ? m->merge_cas : m->merge;
+    int nops;
+    int nreq = coalesce(m, op, merge, &nops);
+    double reply = t;
+    m->atomic_instructions++;
+    m->l2_requests += nreq;
+    m->l2_ops += nops;
+    for (int r = 0; r < nreq; r++) {
+        slice *sl = &m->slices[slice_of(m, m->req_line[r])];
+        double arrival;
+        double adm = send_request(m, sm, t, sl, &arrival);
+        double start = adm > sl->free ? adm : sl->free;
+        double base = line_ready(m, m->req_line[r], start, m->req_sectors[r], 1);
+        double last = start;
+        int j = 0;
+        for (int o = m->req_first[r]; o >= 0; o = m->op_next[o], j++) {
+            double *rd = &bf->ready[m->op_idx[o]];
+            double ot = base + j * m->issue;
+            if (*rd > ot)
+                ot = *rd;
+            *rd = ot + m->same_addr;
+            if (ot > last)
+                last = ot;
+            apply_op(m, bf, op, o, ret);
+        }
+        double departure = last + m->issue;
+        sl->free = m->hol ? departure : start + m->req_ops[r] * m->issue;
+        finish_request(sl, m->qdepth, arrival, start, departure);
+        double back = last + m->atom_lat + m->xbar;
+        if (back > reply)
+            reply = back;
+    }
+    *sent = m->port_free[sm] > t ? m->port_free[sm] : t;
+    return reply;
+}
+
+double mem_store(mem_sys *m, int sm, double t, const sim_op *op, double *sent)
+{
+    buffer *bf = &m->buf[op->buffer];
+    int nops;
+    int nreq = coalesce(m, op, 0, &nops);
+    double done = t;
+    for (uint64_t mask = op->mask; mask; mask &= mask - 1) {
+        int lane = __builtin_ctzll(mask);
+        uint32_t idx = op->index[lane];
+        bf->words[idx] = op->operand[lane];
+        if (bf->stores[idx] < 255)
+            bf->stores[idx]++;
+    }
+    m->store_requests += nreq;
+    for (int r = 0; r < nreq; r++) {
+        slice *sl = &m->slices[slice_of(m, m->req_line[r])];
+        double arrival;
+        double adm = send_request(m, sm, t, sl, &arrival);
+        double start = adm > sl->free ? adm : sl->free;
+        /* write-back: the line's sectors leave for DRAM at DRAM's pace */
+        double bytes = 32.0 * __builtin_popcount(m->req_sectors[r]);
+        double d = start > m->dram_free ? start : m->dram_free;
+        m->dram_free = d + bytes / m->dram_bpc;
+        double departure = start + m->store_issue;
+        if (d > departure)
+            departure = d;
+        sl->free = m->hol ? departure : start + m->store_issue;
+        finish_request(sl, m->qdepth, arrival, start, departure);
+        if (departure > done)
+            done = departure;
+    }
+    *sent = m->port_free[sm] > t ? m->port_free[sm] : t;
+    return done;
+}
+
+void mem_stats(const mem_sys *m, double cycles, atom_stats *st)
+{
+    double busiest = 0, depth_sum = 0, depth_max = 0;
+    int active = 0;
+    for (int s = 0; s < m->nslices; s++) {
+        const slice *sl = &m->slices[s];
+        if (sl->busy > busiest)
+            busiest = sl->busy;
+        if (sl->depth_max > depth_max)
+            depth_max = sl->depth_max;
+        if (sl->requests) {
+            active++;
+            depth_sum += sl->sojourn_sum;
+        }
+    }
+    st->atomic_instructions = m->atomic_instructions;
+    st->l2_requests = m->l2_requests;
+    st->l2_atomic_ops = m->l2_ops;
+    st->requests_per_atomic_instruction = m->atomic_instructions > 0 ? m->l2_requests / m->atomic_instructions : 0;
+    st->store_requests = m->store_requests;
+    st->l2_misses = m->misses;
+    st->cas_attempts = m->cas_attempts;
+    st->cas_failures = m->cas_failures;
+    st->busiest_slice_utilization = cycles > 0 ? busiest / cycles : 0;
+    st->queue_depth_mean = active && cycles > 0 ? depth_sum / cycles / active : 0;
+    st->queue_depth_max = depth_max;
+}
+
+void mem_view(const mem_sys *m, sim_memview *v)
+{
+    memset(v, 0, sizeof *v);
+    for (int b = 0; b < m->nbuf; b++) {
+        v->words[b] = m->buf[b].words;
+        v->stores[b] = m->buf[b].stores;
+    }
+}

@@ -1,0 +1,73 @@
+/* histogram.c - `histogram`: atomicAdd(&bins[b], 1) with b the key's bin,
+ * or bin 0 for the hot fraction F of threads.  Contention per bin falls with
+ * K until the lanes of a warp spread over many lines. */
+#include "common.h"
+
+#include <stdlib.h>
+
+enum { BINS };
+
+static int setup(const sim_ctx *c, sim_layout *lay, char err[CFG_ERR_MAX])
+{
+    (void)err;
+    lay->count = 1;
+    lay->buf[BINS] = (sim_buffer_decl){ c->p->bins, 1, 1 };
+    return 0;
+}
+
+static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
+{
+    switch (w->pc++) {
+    case 0:
+        FOR_LANES(w->valid, l)
+        {
+            w->v[l] = pat_bin(sim_lane_key(w, (int)l), c->p->bins, c->hot_threshold);
+        }
+        sim_op_alu(op, pc_instr(c, 1, 0, 1, 1));
+        return;
+    case 1:
+        if (w->valid) {
+            pc_global(op, SIM_OP_GATOMIC, SIM_ATOMIC_ADD, BINS, 0, w->valid);
+            FOR_LANES(w->valid, l)
+            {
+                op->index[l] = w->v[l];
+                op->operand[l] = 1;
+            }
+            return;
+        }
+        /* fall through */
+    default:
+        sim_op_exit(op);
+    }
+}
+
+/* Shared by the histogram variants: expected counts per bin. */
+int sim_histogram_reference(const sim_ctx *c, uint32_t hot_threshold, uint32_t **out, char err[CFG_ERR_MAX])
+{
+    uint32_t *ref = calloc(c->p->bins, sizeof *ref);
+    if (!ref) {
+        snprintf(err, CFG_ERR_MAX, "out of memory for the reference histogram");
+        return -1;
+    }
+    for (uint64_t i = 0; i < c->p->n; i++)
+        ref[pat_bin(pat_key((uint32_t)i), c->p->bins, hot_threshold)]++;
+    *out = ref;
+    return 0;
+}
+
+static int check(const sim_ctx *c, const sim_memview *m, char err[CFG_ERR_MAX])
+{
+    uint32_t *ref;
+    if (sim_histogram_reference(c, c->hot_threshold, &ref, err))
+        return -1;
+    for (uint32_t b = 0; b < c->p->bins; b++)
+        if (m->words[BINS][b] != ref[b]) {
+            snprintf(err, CFG_ERR_MAX, "bin %u holds %u, expected %u", b, m->words[BINS][b], ref[b]);
+            free(ref);
+            return -1;
+        }
+    free(ref);
+    return 0;
+}
+
+const sim_pattern sim_pattern_histogram = { PAT_HISTOGRAM, setup, pc_nop_start, step, check };

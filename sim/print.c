@@ -1,0 +1,164 @@
+/* print.c - text, CSV and JSON serialization of atom_stats, driven by the
+ * column table in model/stats.c and the option table for the config. */
+#include "print.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void prn_double(char *buf, size_t len, double v)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, len, "nan");
+        return;
+    }
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, len, "%.0f", v);
+        return;
+    }
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+void prn_csv_header(FILE *f)
+{
+    size_t n;
+    const atom_stat_column *c = atom_stat_columns(&n);
+    fputs("pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,engine", f);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, ",%s", c[i].name);
+    fputc('\n', f);
+}
+
+void prn_csv_row(FILE *f, const pat_params *p, const char *engine, const atom_stats *s)
+{
+    size_t n;
+    char sel[32], hot[32], v[40];
+    const atom_stat_column *c = atom_stat_columns(&n);
+    prn_double(sel, sizeof sel, p->selectivity);
+    prn_double(hot, sizeof hot, p->hot);
+    fprintf(f, "%s,%llu,%d,%s,%u,%s,%u,%u,%s", pat_name(p->pattern), (unsigned long long)p->n, p->wg, sel,
+            p->bins, hot, p->addresses, p->smem_per_wg, engine);
+    for (size_t i = 0; i < n; i++) {
+        double x = atom_stat_get(s, &c[i]);
+        if (c[i].integer)
+            snprintf(v, sizeof v, "%.0f", x);
+        else
+            prn_double(v, sizeof v, round(x * 1e6) / 1e6); /* stable across platforms */
+        fprintf(f, ",%s", v);
+    }
+    fputc('\n', f);
+}
+
+void prn_text(FILE *f, const cfg_config *cfg, const pat_params *p, const char *engine, const atom_stats *s)
+{
+    size_t n;
+    const atom_stat_column *c = atom_stat_columns(&n);
+    fprintf(f, "%s on %s (%s engine): n=%llu wg=%d", pat_name(p->pattern), cfg->gpu.name, engine,
+            (unsigned long long)p->n, p->wg);
+    unsigned fl = pat_flags(p->pattern);
+    if (fl & PF_SELECTIVITY)
+        fprintf(f, " selectivity=%g", p->selectivity);
+    if (fl & PF_BINS)
+        fprintf(f, " bins=%u", p->bins);
+    if (fl & PF_HOT)
+        fprintf(f, " hot=%g", p->hot);
+    if (fl & PF_ADDRESSES)
+        fprintf(f, " addresses=%u", p->addresses);
+    if (p->smem_per_wg)
+        fprintf(f, " smem_per_wg=%u", p->smem_per_wg);
+    fputc('\n', f);
+    fprintf(f, "  %-34s %.3f\n", "time_us", s->time_us);
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(c[i].name, "time_us"))
+            continue;
+        double x = atom_stat_get(s, &c[i]);
+        if (c[i].integer)
+            fprintf(f, "  %-34s %.0f\n", c[i].name, x);
+        else
+            fprintf(f, "  %-34s %.4g\n", c[i].name, x);
+    }
+}
+
+cJSON *prn_config_json(const cfg_config *cfg)
+{
+    size_t n;
+    const cfg_option *o = cfg_options(&n);
+    cJSON *root = cJSON_CreateObject();
+    cJSON *sec = NULL;
+    const char *cur = "";
+    char buf[128];
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(cur, o[i].section)) {
+            cur = o[i].section;
+            sec = cJSON_AddObjectToObject(root, cur);
+        }
+        cfg_format(cfg, &o[i], buf, sizeof buf);
+        if (o[i].type == CFG_STRING || o[i].type == CFG_ENUM)
+            cJSON_AddStringToObject(sec, o[i].key, buf);
+        else
+            cJSON_AddNumberToObject(sec, o[i].key, strtod(buf, NULL));
+    }
+    return root;
+}
+
+struct prn_json {
+    cJSON *root;
+    cJSON *runs;
+};
+
+prn_json *prn_json_begin(const cfg_config *cfg)
+{
+    prn_json *j = calloc(1, sizeof *j);
+    char hash[32];
+    if (!j)
+        return NULL;
+    j->root = cJSON_CreateObject();
+    cJSON_AddStringToObject(j->root, "schema", "atomsim-run/1");
+    cJSON_AddStringToObject(j->root, "config_path", cfg->path);
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)cfg_hash(cfg));
+    cJSON_AddStringToObject(j->root, "config_hash", hash);
+    cJSON_AddItemToObject(j->root, "config", prn_config_json(cfg));
+    j->runs = cJSON_AddArrayToObject(j->root, "runs");
+    return j;
+}
+
+void prn_json_add(prn_json *j, const pat_params *p, const char *engine, const atom_stats *s)
+{
+    size_t n;
+    const atom_stat_column *c = atom_stat_columns(&n);
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "pattern", pat_name(p->pattern));
+    cJSON_AddNumberToObject(r, "n", (double)p->n);
+    cJSON_AddNumberToObject(r, "wg", p->wg);
+    cJSON_AddNumberToObject(r, "selectivity", p->selectivity);
+    cJSON_AddNumberToObject(r, "bins", p->bins);
+    cJSON_AddNumberToObject(r, "hot", p->hot);
+    cJSON_AddNumberToObject(r, "addresses", p->addresses);
+    cJSON_AddNumberToObject(r, "smem_per_wg", p->smem_per_wg);
+    cJSON_AddNumberToObject(r, "seed", (double)p->seed);
+    cJSON_AddStringToObject(r, "engine", engine);
+    for (size_t i = 0; i < n; i++) {
+        double x = atom_stat_get(s, &c[i]);
+        cJSON_AddNumberToObject(r, c[i].name, isfinite(x) ? round(x * 1e6) / 1e6 : 0.0);
+    }
+    cJSON_AddItemToArray(j->runs, r);
+}
+
+int prn_json_end(prn_json *j, FILE *f)
+{
+    char *text = cJSON_Print(j->root);
+    int rc = text ? 0 : -1;
+    if (text) {
+        fputs(text, f);
+        fputc('\n', f);
+        free(text);
+    }
+    cJSON_Delete(j->root);
+    free(j);
+    return rc;
+}

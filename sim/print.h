@@ -1,0 +1,31 @@
+/* print.h - printers for one run's parameters and statistics: text for
+ * people, CSV for scripts and plots, JSON with the effective config.  The
+ * engines never print; a new format never touches them. */
+#ifndef ATOM_SIM_PRINT_H
+#define ATOM_SIM_PRINT_H
+
+#include <stdio.h>
+
+#include "../model/config.h"
+#include "../model/params.h"
+#include "../model/stats.h"
+
+void prn_csv_header(FILE *f);
+void prn_csv_row(FILE *f, const pat_params *p, const char *engine, const atom_stats *s);
+void prn_text(FILE *f, const cfg_config *cfg, const pat_params *p, const char *engine, const atom_stats *s);
+
+/* One JSON document: {"schema":..., "config":{...}, "runs":[...]}. */
+typedef struct prn_json prn_json;
+prn_json *prn_json_begin(const cfg_config *cfg);
+void prn_json_add(prn_json *j, const pat_params *p, const char *engine, const atom_stats *s);
+/* Writes and frees; returns 0 or -1 on allocation failure. */
+int prn_json_end(prn_json *j, FILE *f);
+
+/* The effective config as a JSON object (used by other JSON writers too). */
+struct cJSON;
+struct cJSON *prn_config_json(const cfg_config *cfg);
+
+/* Shortest round-trip text for a double. */
+void prn_double(char *buf, size_t len, double v);
+
+#endif
