@@ -53,7 +53,7 @@ $(B)/atomsim: $(CLI_OBJ) $(B)/libatomsim.a
 -include tests/tests.mk
 
 run: $(B)/atomsim
-	@bash tests/default_study.sh $(B)/atomsim configs/h100.ini
+	@bash sim/cli/default_study.sh $(B)/atomsim configs/h100.ini
 
 clean:
 	rm -rf $(B) plots/out
