@@ -66,6 +66,16 @@ rc=0
 # histogram: 3 bins x 2 hot; the u8 histogram ignores --hot, so 3 more
 check "grid exits 0 and has 9 rows" test "$rc" -eq 0 -a "$(grep -c ',ok$' "$tmp/grid.csv")" -eq 9
 
+# --- the clock guard: off by default on a CPU device; its probe path runs
+# when asked for (with a tolerance CPU timing noise cannot exceed) --------
+check "clock guard off by default on lavapipe" grep -q '^# clock_guard: off$' "$tmp/smoke.csv"
+rc=0
+./build/vkbench --pattern counter,compaction,histogram-u16-cas --n 2^14 --reps 3 --warmup 1 \
+    --clock-guard 10000 >"$tmp/guard.csv" 2>"$tmp/guard.err" || rc=$?
+check "clock guard run exits 0 with 3 ok rows" test "$rc" -eq 0 -a "$(grep -c ',ok$' "$tmp/guard.csv")" -eq 3
+check "clock guard recorded in provenance" grep -q '^# clock_guard: each repetition' "$tmp/guard.csv"
+check "clock guard baseline recorded" grep -q '^# clock_probe_us_at_start: [0-9]' "$tmp/guard.csv"
+
 # --- error paths ------------------------------------------------------------
 expect() { # expect NAME STATUS PATTERN COMMAND...: exit status, one stderr line
     local name=$1 want=$2 re=$3 got=0
@@ -84,6 +94,7 @@ check "unknown pattern writes nothing on stdout" test ! -s "$tmp/out"
 expect "malformed --n -> 2" 2 "--n" ./build/vkbench --pattern counter --n 12x
 expect "selectivity out of range -> 2" 2 "--selectivity" \
     ./build/vkbench --pattern counter --selectivity 2
+expect "bad --clock-guard -> 2" 2 "--clock-guard" ./build/vkbench --pattern counter --clock-guard -1
 expect "unknown flag -> 2" 2 "--frobnicate" ./build/vkbench --pattern counter --frobnicate 1
 expect "unreadable plan -> 2" 2 "$tmp/missing.plan" ./build/vkbench --plan "$tmp/missing.plan"
 printf -- '--pattern counter\n\n--pattern counter --wg 0\n' >"$tmp/bad.plan"

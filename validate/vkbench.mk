@@ -2,7 +2,8 @@
 # Included by the top-level Makefile; also works alone:
 #   make -f validate/vkbench.mk build/vkbench
 # Shaders are compiled with glslc (one SPIR-V module per pattern from
-# validate/shaders/patterns.comp) and embedded as C arrays, so the binary
+# validate/shaders/patterns.comp, plus clock.comp for the clock guard) and
+# embedded as C arrays, so the binary
 # alone is enough on a GPU machine without Vulkan headers or glslc.
 # Variables are VKB_-prefixed so they cannot clash with the includer's.
 
@@ -18,7 +19,8 @@ VKB_OBJ     := $(patsubst validate/vkbench/%.c,build/vkbench.obj/%.o,$(VKB_SRC))
 VKB_PATTERNS := store counter counter_aggregated compaction histogram \
                histogram_shared histogram_u8_cas histogram_u16_cas \
                cas_append bitmask reduce distinct_lines
-VKB_SPV     := $(VKB_PATTERNS:%=build/gen/spv/%.spv)
+VKB_MODULES := $(VKB_PATTERNS) clock
+VKB_SPV     := $(VKB_MODULES:%=build/gen/spv/%.spv)
 VKB_SHADER  := validate/shaders/patterns.comp
 
 build/vkbench: $(VKB_OBJ)
@@ -43,11 +45,15 @@ build/gen/spv/%.spv: $(VKB_SHADER) | build/gen/spv
 	$(VKB_GLSLC) --target-env=vulkan1.1 -O \
 	    -DPAT_$(shell echo $* | tr a-z A-Z) -o $@ $<
 
+# The clock guard's probe and heater has a source of its own.
+build/gen/spv/clock.spv: validate/shaders/clock.comp | build/gen/spv
+	$(VKB_GLSLC) --target-env=vulkan1.1 -O -o $@ $<
+
 # od prints host-order 32-bit words: SPIR-V's own word order on the
 # little-endian hosts that build and run this.
 build/gen/vkb_spirv_gen.h: $(VKB_SPV)
-	@{ echo '/* Generated from $(VKB_SHADER) by validate/vkbench.mk. */'; \
-	   for p in $(VKB_PATTERNS); do \
+	@{ echo '/* Generated from validate/shaders by validate/vkbench.mk. */'; \
+	   for p in $(VKB_MODULES); do \
 	     echo "static const uint32_t vkb_spv_$$p[] = {"; \
 	     od -An -v -tx4 build/gen/spv/$$p.spv | \
 	       sed -e 's/ *\([0-9a-f]\{8\}\)/0x\1u,/g'; \

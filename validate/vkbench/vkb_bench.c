@@ -5,13 +5,12 @@
 #include <string.h>
 
 #include "vkb_buf.h"
+#include "vkb_clock.h"
 #include "vkb_common.h"
 #include "vkb_hash.h"
 #include "vkb_ref.h"
 #include "vkb_spirv.h"
-
-/* A dispatch that has not finished by then is treated as hung. */
-#define FENCE_TIMEOUT_NS 10000000000ull
+#include "vkb_submit.h"
 
 typedef struct push {
     uint32_t n, sel_thr, bins, hot_thr, addresses, touch;
@@ -32,6 +31,7 @@ struct vkb_bench {
     VkCommandBuffer cb_clear, cb_timed;
     VkQueryPool qp;
     VkFence fence;
+    vkb_clock *clock; /* NULL: no clock guard */
 };
 
 #define VKCHECK(call)                                                        \
@@ -110,13 +110,16 @@ static int make_objects(vkb_bench *b, char *err)
     return VKB_OK;
 }
 
-int vkb_bench_open(vkb_gpu *g, vkb_bench **out, char *err)
+int vkb_bench_open(vkb_gpu *g, double clock_tol_pct, vkb_bench **out,
+                   char *err)
 {
     vkb_bench *b = calloc(1, sizeof *b);
     if (!b)
         return vkb_errf(err, VKB_EFAIL, "out of memory");
     b->g = g;
     int rc = make_objects(b, err);
+    if (rc == VKB_OK && clock_tol_pct > 0)
+        rc = vkb_clock_open(g, clock_tol_pct, &b->clock, err);
     if (rc) {
         vkb_bench_close(b);
         return rc;
@@ -131,6 +134,7 @@ void vkb_bench_close(vkb_bench *b)
         return;
     VkDevice dev = b->g->dev;
     vkDeviceWaitIdle(dev);
+    vkb_clock_close(b->clock);
     vkb_buf_free(b->g, &b->target);
     vkb_buf_free(b->g, &b->out);
     vkb_buf_free(b->g, &b->rb_target);
@@ -247,7 +251,8 @@ static void barrier(VkCommandBuffer cb, VkPipelineStageFlags src,
 
 /* The clear runs in a submission of its own, waited for on the host, so
  * the start timestamp never includes it; its barrier still makes the fill
- * visible to the shader, as submission order alone does not. */
+ * visible to the shader, as submission order alone does not. The clock
+ * probe rides along, so it measures the clock just before the dispatch. */
 static int record_clear(vkb_bench *b, VkDeviceSize tbytes,
                         VkDeviceSize obytes, char *err)
 {
@@ -257,6 +262,8 @@ static int record_clear(vkb_bench *b, VkDeviceSize tbytes,
     };
     VKCHECK(vkResetCommandBuffer(cb, 0));
     VKCHECK(vkBeginCommandBuffer(cb, &bi));
+    if (b->clock)
+        vkb_clock_record_probe(b->clock, cb);
     vkCmdFillBuffer(cb, b->target.buf, 0, tbytes, 0);
     vkCmdFillBuffer(cb, b->out.buf, 0, obytes, vkb_ref_fill());
     barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -307,43 +314,6 @@ static int record_timed(vkb_bench *b, const vkb_cfg *c, VkDeviceSize tbytes,
     return VKB_OK;
 }
 
-static int submit_wait(vkb_bench *b, VkCommandBuffer cb, const char *what,
-                       char *err)
-{
-    VkDevice dev = b->g->dev;
-    VkSubmitInfo si = {
-        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-        .commandBufferCount = 1,
-        .pCommandBuffers = &cb,
-    };
-    VKCHECK(vkResetFences(dev, 1, &b->fence));
-    VKCHECK(vkQueueSubmit(b->g->queue, 1, &si, b->fence));
-    VkResult r = vkWaitForFences(dev, 1, &b->fence, VK_TRUE,
-                                 FENCE_TIMEOUT_NS);
-    if (r == VK_TIMEOUT)
-        return vkb_errf(err, VKB_EFAIL, "the %s did not finish within "
-                        "%llu s; giving up on the device", what,
-                        FENCE_TIMEOUT_NS / 1000000000ull);
-    if (r != VK_SUCCESS)
-        return vkb_errf(err, VKB_EFAIL, "waiting for the %s: %s", what,
-                        vkb_vk_result(r));
-    return VKB_OK;
-}
-
-static int read_time(vkb_bench *b, double *us, char *err)
-{
-    uint64_t ts[2];
-    VKCHECK(vkGetQueryPoolResults(b->g->dev, b->qp, 0, 2, sizeof ts, ts,
-                                  sizeof ts[0],
-                                  VK_QUERY_RESULT_64_BIT |
-                                      VK_QUERY_RESULT_WAIT_BIT));
-    uint32_t bits = b->g->info.ts_valid_bits;
-    uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-    uint64_t ticks = (ts[1] - ts[0]) & mask;
-    *us = (double)ticks * b->g->info.ts_period_ns / 1000.0;
-    return VKB_OK;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -380,13 +350,34 @@ static int prepare(vkb_bench *b, const vkb_cfg *c, char *err)
     return VKB_OK;
 }
 
+/* Clears the buffers; with the clock guard, also until the probe that
+ * runs with the clear finds the clock at its top, heating in between. */
+static int clear_at_top_clock(vkb_bench *b, char *err)
+{
+    int rc, ok = 0;
+    for (int tries = 0;; tries++) {
+        rc = vkb_submit_wait(b->g, b->cb_clear, b->fence, "buffer clear",
+                             err);
+        if (rc || !b->clock)
+            return rc;
+        if ((rc = vkb_clock_probe_ok(b->clock, &ok, err)) || ok)
+            return rc;
+        if (tries == 3)
+            return vkb_errf(err, VKB_ECLOCK, "the SM clock fell again "
+                            "after each of 3 warm-ups");
+        if ((rc = vkb_clock_warm(b->clock, err)))
+            return rc;
+    }
+}
+
 /* One repetition: clear, dispatch and time, read back, check. */
 static int one_rep(vkb_bench *b, vkb_ref *ref, double *us, char *err)
 {
     int rc;
-    if ((rc = submit_wait(b, b->cb_clear, "buffer clear", err)) ||
-        (rc = submit_wait(b, b->cb_timed, "dispatch", err)) ||
-        (rc = read_time(b, us, err)) ||
+    if ((rc = clear_at_top_clock(b, err)) ||
+        (rc = vkb_submit_wait(b->g, b->cb_timed, b->fence, "dispatch",
+                              err)) ||
+        (rc = vkb_timestamp_us(b->g, b->qp, 0, us, err)) ||
         (rc = vkb_buf_invalidate(b->g, &b->rb_target, err)) ||
         (rc = vkb_buf_invalidate(b->g, &b->rb_out, err)))
         return rc;
@@ -430,4 +421,12 @@ int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
     free(t);
     vkb_ref_close(ref);
     return rc;
+}
+
+int vkb_bench_clock(const vkb_bench *b, vkb_clock_stats *s)
+{
+    if (!b->clock)
+        return 0;
+    vkb_clock_get_stats(b->clock, s);
+    return 1;
 }

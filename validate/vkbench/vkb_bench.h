@@ -5,6 +5,7 @@
 #define VKB_BENCH_H
 
 #include "vkb_cfg.h"
+#include "vkb_clock.h"
 #include "vkb_gpu.h"
 
 typedef struct vkb_result {
@@ -15,15 +16,22 @@ typedef struct vkb_result {
 
 typedef struct vkb_bench vkb_bench;
 
-int vkb_bench_open(vkb_gpu *g, vkb_bench **out, char *err);
+/* clock_tol_pct > 0 turns on the clock guard (vkb_clock.h) with that
+ * tolerance; 0 measures whatever the clock is. */
+int vkb_bench_open(vkb_gpu *g, double clock_tol_pct, vkb_bench **out,
+                   char *err);
 
 /* c must be normalized and admitted (vkb_limits_admit). Returns VKB_OK;
  * VKB_ECHECK when a result was wrong; VKB_ESKIP when the first dispatch
- * took longer than max_ms (0: no bound); VKB_EFAIL when the device failed
+ * took longer than max_ms (0: no bound); VKB_ECLOCK when the clock guard
+ * could not get the SM clock back to its top; VKB_EFAIL when the device failed
  * or a dispatch did not finish in time, after which the bench is unusable.
  * err says why in each case. */
 int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
                   vkb_result *res, char *err);
+
+/* 1 and the guard's figures when the clock guard is on, else 0. */
+int vkb_bench_clock(const vkb_bench *b, vkb_clock_stats *s);
 
 void vkb_bench_close(vkb_bench *b);
 

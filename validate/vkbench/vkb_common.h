@@ -13,7 +13,8 @@ enum {
     VKB_EUSAGE = 2,   /* bad flags, plan or values: exit status 2 */
     VKB_EREFUSED = 3, /* a configuration outside the device's limits */
     VKB_ESKIP = 4,    /* bounded by --max-dispatch-ms */
-    VKB_ECHECK = 5    /* the GPU's result disagreed with the host */
+    VKB_ECHECK = 5,   /* the GPU's result disagreed with the host */
+    VKB_ECLOCK = 6    /* the SM clock would not come back to its top */
 };
 
 #define VKB_ERRLEN 512

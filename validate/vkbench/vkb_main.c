@@ -27,14 +27,17 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+#define DEFAULT_CLOCK_TOL_PCT 5.0
+
 typedef struct main_opts {
     const char *plan, *device;
     double max_ms;
+    double clock_tol; /* percent; < 0: on for GPUs, off for CPU devices */
     int list, dry_run, help;
 } main_opts;
 
 static const vkb_flag main_flags[] = {
-    {"plan", 1}, {"device", 1}, {"max-dispatch-ms", 1},
+    {"plan", 1}, {"device", 1}, {"max-dispatch-ms", 1}, {"clock-guard", 1},
     {"list-devices", 0}, {"dry-run", 0}, {"help", 0}, {NULL, 0},
 };
 
@@ -53,6 +56,13 @@ static int main_flag(void *ctx, const char *name, const char *value,
             return vkb_errf(err, VKB_EUSAGE, "--max-dispatch-ms: '%s' is "
                             "not a number of milliseconds in (0, 1e7)",
                             value);
+    } else if (strcmp(name, "clock-guard") == 0) {
+        char *end;
+        mo->clock_tol = strtod(value, &end);
+        if (end == value || *end || !(mo->clock_tol >= 0 &&
+                                      mo->clock_tol <= 10000))
+            return vkb_errf(err, VKB_EUSAGE, "--clock-guard: '%s' is not a "
+                            "percentage in [0, 10000]", value);
     } else if (strcmp(name, "list-devices") == 0) {
         mo->list = 1;
     } else if (strcmp(name, "dry-run") == 0) {
@@ -83,6 +93,10 @@ static void usage(FILE *f)
         "first discrete GPU)\n"
         "  --max-dispatch-ms MS  skip a configuration whose first dispatch "
         "takes longer\n"
+        "  --clock-guard PCT  redo a repetition whose clock probe is more "
+        "than PCT%% slower\n"
+        "                     than the fastest (default 5 on GPUs, 0 = off "
+        "on CPU devices)\n"
         "  --list-devices     describe the Vulkan devices and exit\n"
         "  --dry-run          print the configurations without running "
         "them\n");
@@ -158,12 +172,24 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
             l->v[k].reps = 0;
             status = 1;
         }
-    vkb_csv_provenance(stdout, &g->info);
-    vkb_csv_header(stdout);
-    if (vkb_bench_open(g, &b, err)) {
+    double tol = mo->clock_tol >= 0 ? mo->clock_tol
+                 : strcmp(g->info.type, "cpu") == 0 ? 0
+                 : DEFAULT_CLOCK_TOL_PCT;
+    if (vkb_bench_open(g, tol, &b, err)) {
         fprintf(stderr, "vkbench: %s\n", err);
         return 1;
     }
+    vkb_csv_provenance(stdout, &g->info);
+    vkb_clock_stats cs;
+    if (vkb_bench_clock(b, &cs))
+        printf("# clock_guard: each repetition follows a clock probe (one "
+               "64-thread workgroup, %u dependent multiply-adds a thread); a "
+               "probe over %g%% slower than the fastest re-warms the GPU and "
+               "redoes the repetition\n# clock_probe_us_at_start: %.3f\n",
+               cs.probe_iters, cs.tol * 100, cs.base_us);
+    else
+        printf("# clock_guard: off\n");
+    vkb_csv_header(stdout);
     for (size_t k = 0; k < l->len; k++) {
         const vkb_cfg *c = &l->v[k];
         vkb_result res;
@@ -181,6 +207,10 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
             fprintf(stderr, "vkbench: %sFAIL %s: %s\n",
                     where(mo, c, loc, sizeof loc), desc, err);
             status = 1;
+        } else if (rc == VKB_ECLOCK) {
+            fprintf(stderr, "vkbench: %sno row for %s: %s\n",
+                    where(mo, c, loc, sizeof loc), desc, err);
+            status = 1;
         } else if (rc == VKB_ESKIP) {
             fprintf(stderr, "vkbench: %sskipped %s: %s\n",
                     where(mo, c, loc, sizeof loc), desc, err);
@@ -191,13 +221,17 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
             break;
         }
     }
+    if (vkb_bench_clock(b, &cs))
+        fprintf(stderr, "vkbench: clock guard: re-warmed the GPU %d times "
+                "(%.1f s); fastest probe %.3f us\n", cs.warms, cs.warm_s,
+                cs.base_us);
     vkb_bench_close(b);
     return status;
 }
 
 int main(int argc, char **argv)
 {
-    main_opts mo = {0};
+    main_opts mo = {.clock_tol = -1};
     vkb_sweep sw;
     vkb_cfg_list list = {0};
     char err[VKB_ERRLEN];

@@ -33,3 +33,10 @@ int vkb_spirv_get(int pattern, const uint32_t **code, size_t *bytes)
     *bytes = modules[pattern].bytes;
     return VKB_OK;
 }
+
+int vkb_spirv_clock(const uint32_t **code, size_t *bytes)
+{
+    *code = vkb_spv_clock;
+    *bytes = sizeof vkb_spv_clock;
+    return VKB_OK;
+}
