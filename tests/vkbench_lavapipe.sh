@@ -7,7 +7,12 @@
 set -eu
 
 cd "$(dirname "$0")/.."
-make -s -f validate/vkbench.mk build/vkbench
+# make test passes the binary it built; alone, build it here.
+if [ -z "${VKBENCH:-}" ]; then
+    make -s -f validate/vkbench.mk build/vkbench
+    VKBENCH=build/vkbench
+fi
+vkbench() { "$VKBENCH" "$@"; }
 
 icd=$(ls /usr/share/vulkan/icd.d/lvp_icd.*.json 2>/dev/null | head -1 || true)
 if [ -z "$icd" ]; then
@@ -34,11 +39,11 @@ plan=validate/plans/smoke.plan
 
 # --- the smoke plan: every pattern, every row checked ------------------
 rc=0
-./build/vkbench --plan $plan --reps 3 --warmup 1 >"$tmp/smoke.csv" 2>"$tmp/smoke.err" || rc=$?
+vkbench --plan $plan --reps 3 --warmup 1 >"$tmp/smoke.csv" 2>"$tmp/smoke.err" || rc=$?
 check "smoke plan exits 0" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || cat "$tmp/smoke.err" >&2
 
-want=$(./build/vkbench --plan $plan --dry-run 2>/dev/null | tail -n +2 | wc -l)
+want=$(vkbench --plan $plan --dry-run 2>/dev/null | tail -n +2 | wc -l)
 rows=$(grep -v '^#' "$tmp/smoke.csv" | tail -n +2)
 check "one row per configuration ($want)" test "$(printf '%s\n' "$rows" | grep -c .)" -eq "$want"
 check "every row's check is ok" test -z "$(printf '%s\n' "$rows" | awk -F, '$13 != "ok"')"
@@ -61,7 +66,7 @@ check "no comment lines after the header" test "$(tail -n +"$first_data" "$tmp/s
 
 # --- a command-line grid -------------------------------------------------
 rc=0
-./build/vkbench --pattern histogram,histogram-u8-cas --n 2^12 --bins 1,3,4 --hot 0,0.5 \
+vkbench --pattern histogram,histogram-u8-cas --n 2^12 --bins 1,3,4 --hot 0,0.5 \
     --reps 2 --warmup 0 >"$tmp/grid.csv" 2>/dev/null || rc=$?
 # histogram: 3 bins x 2 hot; the u8 histogram ignores --hot, so 3 more
 check "grid exits 0 and has 9 rows" test "$rc" -eq 0 -a "$(grep -c ',ok$' "$tmp/grid.csv")" -eq 9
@@ -70,7 +75,7 @@ check "grid exits 0 and has 9 rows" test "$rc" -eq 0 -a "$(grep -c ',ok$' "$tmp/
 # when asked for (with a tolerance CPU timing noise cannot exceed) --------
 check "clock guard off by default on lavapipe" grep -q '^# clock_guard: off$' "$tmp/smoke.csv"
 rc=0
-./build/vkbench --pattern counter,compaction,histogram-u16-cas --n 2^14 --reps 3 --warmup 1 \
+vkbench --pattern counter,compaction,histogram-u16-cas --n 2^14 --reps 3 --warmup 1 \
     --clock-guard 10000 >"$tmp/guard.csv" 2>"$tmp/guard.err" || rc=$?
 check "clock guard run exits 0 with 3 ok rows" test "$rc" -eq 0 -a "$(grep -c ',ok$' "$tmp/guard.csv")" -eq 3
 check "clock guard recorded in provenance" grep -q '^# clock_guard: each repetition' "$tmp/guard.csv"
@@ -89,22 +94,22 @@ expect() { # expect NAME STATUS PATTERN COMMAND...: exit status, one stderr line
     fi
 }
 expect "unknown pattern -> 2" 2 "unknown pattern 'nope'" \
-    ./build/vkbench --pattern nope
+    vkbench --pattern nope
 check "unknown pattern writes nothing on stdout" test ! -s "$tmp/out"
-expect "malformed --n -> 2" 2 "--n" ./build/vkbench --pattern counter --n 12x
+expect "malformed --n -> 2" 2 "--n" vkbench --pattern counter --n 12x
 expect "selectivity out of range -> 2" 2 "--selectivity" \
-    ./build/vkbench --pattern counter --selectivity 2
-expect "bad --clock-guard -> 2" 2 "--clock-guard" ./build/vkbench --pattern counter --clock-guard -1
-expect "unknown flag -> 2" 2 "--frobnicate" ./build/vkbench --pattern counter --frobnicate 1
-expect "unreadable plan -> 2" 2 "$tmp/missing.plan" ./build/vkbench --plan "$tmp/missing.plan"
+    vkbench --pattern counter --selectivity 2
+expect "bad --clock-guard -> 2" 2 "--clock-guard" vkbench --pattern counter --clock-guard -1
+expect "unknown flag -> 2" 2 "--frobnicate" vkbench --pattern counter --frobnicate 1
+expect "unreadable plan -> 2" 2 "$tmp/missing.plan" vkbench --plan "$tmp/missing.plan"
 printf -- '--pattern counter\n\n--pattern counter --wg 0\n' >"$tmp/bad.plan"
-expect "bad plan line named -> 2" 2 "bad.plan:3:.*--wg" ./build/vkbench --plan "$tmp/bad.plan"
+expect "bad plan line named -> 2" 2 "bad.plan:3:.*--wg" vkbench --plan "$tmp/bad.plan"
 VK_DRIVER_FILES=$tmp/no_such_icd.json expect "no Vulkan driver -> 1" 1 "Vulkan" \
-    ./build/vkbench --pattern counter --n 4096
+    vkbench --pattern counter --n 4096
 expect "shared memory past the device limit refused -> 1" 1 "maxComputeSharedMemorySize" \
-    ./build/vkbench --pattern histogram-shared --n 4096 --bins 2^16
+    vkbench --pattern histogram-shared --n 4096 --bins 2^16
 expect "--max-dispatch-ms skips a slow configuration" 0 "skipped" \
-    ./build/vkbench --pattern counter --n 4096 --max-dispatch-ms 0.000001
+    vkbench --pattern counter --n 4096 --max-dispatch-ms 0.000001
 check "a skipped configuration writes no row" test "$(grep -vc '^#' "$tmp/out")" -eq 1
 
 echo "$pass passed, $fail failed"

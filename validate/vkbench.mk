@@ -6,56 +6,60 @@
 # embedded as C arrays, so the binary
 # alone is enough on a GPU machine without Vulkan headers or glslc.
 # Variables are VKB_-prefixed so they cannot clash with the includer's.
+# Outputs go under $(B) when the includer sets it (make asan uses
+# build-asan), else under build/.
+
+VKB_B       := $(or $(B),build)
 
 VKB_CC      := cc
 VKB_GLSLC   := glslc
 VKB_COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 VKB_CFLAGS  := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L \
-               -DVKB_COMMIT="\"$(VKB_COMMIT)\"" -Ibuild/gen -MMD -MP
+               -DVKB_COMMIT="\"$(VKB_COMMIT)\"" -I$(VKB_B)/gen -MMD -MP
 VKB_LDLIBS  := -lvulkan -lm
 
 VKB_SRC     := $(wildcard validate/vkbench/*.c)
-VKB_OBJ     := $(patsubst validate/vkbench/%.c,build/vkbench.obj/%.o,$(VKB_SRC))
+VKB_OBJ     := $(patsubst validate/vkbench/%.c,$(VKB_B)/vkbench.obj/%.o,$(VKB_SRC))
 VKB_PATTERNS := store counter counter_aggregated compaction histogram \
                histogram_shared histogram_u8_cas histogram_u16_cas \
                cas_append bitmask reduce distinct_lines
 VKB_MODULES := $(VKB_PATTERNS) clock
-VKB_SPV     := $(VKB_MODULES:%=build/gen/spv/%.spv)
+VKB_SPV     := $(VKB_MODULES:%=$(VKB_B)/gen/spv/%.spv)
 VKB_SHADER  := validate/shaders/patterns.comp
 
-build/vkbench: $(VKB_OBJ)
+$(VKB_B)/vkbench: $(VKB_OBJ)
 	$(VKB_CC) -o $@ $(VKB_OBJ) $(VKB_LDLIBS)
 
-build/vkbench.obj/%.o: validate/vkbench/%.c build/gen/vkb_commit.stamp | build/vkbench.obj
+$(VKB_B)/vkbench.obj/%.o: validate/vkbench/%.c $(VKB_B)/gen/vkb_commit.stamp | $(VKB_B)/vkbench.obj
 	$(VKB_CC) $(VKB_CFLAGS) -c -o $@ $<
 
 # Only vkb_spirv.c includes the generated header; say so before the
 # first build has written any dependency file.
-build/vkbench.obj/vkb_spirv.o: build/gen/vkb_spirv_gen.h
+$(VKB_B)/vkbench.obj/vkb_spirv.o: $(VKB_B)/gen/vkb_spirv_gen.h
 
-build/vkbench.obj build/gen/spv:
+$(VKB_B)/vkbench.obj $(VKB_B)/gen/spv:
 	mkdir -p $@
 
 # Rewritten only when HEAD moves, so objects rebuild with the new commit
 # and otherwise stay put.
-build/gen/vkb_commit.stamp: FORCE | build/gen/spv
+$(VKB_B)/gen/vkb_commit.stamp: FORCE | $(VKB_B)/gen/spv
 	@echo '$(VKB_COMMIT)' | cmp -s - $@ || echo '$(VKB_COMMIT)' > $@
 
-build/gen/spv/%.spv: $(VKB_SHADER) | build/gen/spv
+$(VKB_B)/gen/spv/%.spv: $(VKB_SHADER) | $(VKB_B)/gen/spv
 	$(VKB_GLSLC) --target-env=vulkan1.1 -O \
 	    -DPAT_$(shell echo $* | tr a-z A-Z) -o $@ $<
 
 # The clock guard's probe and heater has a source of its own.
-build/gen/spv/clock.spv: validate/shaders/clock.comp | build/gen/spv
+$(VKB_B)/gen/spv/clock.spv: validate/shaders/clock.comp | $(VKB_B)/gen/spv
 	$(VKB_GLSLC) --target-env=vulkan1.1 -O -o $@ $<
 
 # od prints host-order 32-bit words: SPIR-V's own word order on the
 # little-endian hosts that build and run this.
-build/gen/vkb_spirv_gen.h: $(VKB_SPV)
+$(VKB_B)/gen/vkb_spirv_gen.h: $(VKB_SPV)
 	@{ echo '/* Generated from validate/shaders by validate/vkbench.mk. */'; \
 	   for p in $(VKB_MODULES); do \
 	     echo "static const uint32_t vkb_spv_$$p[] = {"; \
-	     od -An -v -tx4 build/gen/spv/$$p.spv | \
+	     od -An -v -tx4 $(VKB_B)/gen/spv/$$p.spv | \
 	       sed -e 's/ *\([0-9a-f]\{8\}\)/0x\1u,/g'; \
 	     echo '};'; \
 	   done; } > $@.tmp && mv $@.tmp $@
