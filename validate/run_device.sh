@@ -21,8 +21,12 @@ if [ $# -gt 0 ] && [ "$1" != "--" ]; then
 fi
 [ "${1:-}" = "--" ] && shift
 
-if ! ldconfig -p | grep -q 'libvulkan\.so\.1'; then
-    for f in .gl/*.deb; do dpkg -x "$f" /; done
+# The NVIDIA ICD (libGLX_nvidia.so.0) needs glvnd's libGLdispatch besides
+# the loader: the first H100 call failed without it. The .debs come from
+# .gl/ (libvulkan1) and build/gldeb/ (libglvnd0 and friends).
+if ! ldconfig -p | grep -q 'libvulkan\.so\.1' ||
+    ! ldconfig -p | grep -q 'libGLdispatch\.so\.0'; then
+    for f in .gl/*.deb build/gldeb/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
     ldconfig
 fi
 : "${VK_DRIVER_FILES:=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}"
