@@ -15,6 +15,8 @@
 #define CFG_ERR_MAX 256
 
 enum cfg_slice_hash { CFG_HASH_MOD = 0, CFG_HASH_XOR = 1 };
+/* Which lanes of one atomic instruction leave the SM as one L2 op. */
+enum cfg_merge_rule { CFG_MERGE_NONE = 0, CFG_MERGE_UNIFORM = 1, CFG_MERGE_PER_ADDRESS = 2 };
 
 typedef struct cfg_gpu {
     char name[CFG_NAME_MAX];
@@ -52,7 +54,8 @@ typedef struct cfg_core {
 
 typedef struct cfg_coalesce {
     int line_bytes;
-    int merge_same_address;           /* 1: lanes to one address leave the SM as one op (add/or) */
+    int merge_rule;                   /* enum cfg_merge_rule, hardware merging of add/or lanes */
+    int compiler_aggregation;         /* 1: atomics on a compile-time uniform address become one lane */
     int merge_cas;                    /* 1: same-address CAS lanes of one instruction resolve as one op */
     double lsu_cycles_per_request;    /* SM memory port: cycles to send one line request */
 } cfg_coalesce;
@@ -66,6 +69,8 @@ typedef struct cfg_l2 {
     int slice_hash;                   /* enum cfg_slice_hash */
     double atomic_issue_cycles;       /* atomic unit: cycles per op it starts */
     double same_address_cycles;       /* RMW dependency: next op on one address waits this long */
+    double merged_lane_cycles;        /* extra dependency per additional lane merged into one op */
+    int interleave_lines;             /* consecutive lines that map to one slice */
     double atomic_latency_cycles;     /* op start to its result leaving the slice */
     double store_issue_cycles;        /* cycles per line store */
     int queue_depth_requests;         /* per slice; full queues stall the SM that feeds them */

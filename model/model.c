@@ -1,13 +1,388 @@
-/* model.c - placeholder until the analytical model lands: refuses clearly. */
+/* model.c - the analytical model: composes the named formulas of
+ * formulas*.c per pattern into one prediction (cycles, time and the
+ * counters the formulas estimate).
+ *
+ * Composition: launch + the largest of the overlapped bounds (dispatcher,
+ * schedulers, workgroup slots, memory ports, busiest L2 slice, hottest
+ * address, DRAM, shared-memory unit, CAS race) + the last reply's latency.
+ * The bounds overlap because the GPU runs them concurrently: while one
+ * resource saturates, the others wait on it, so the slowest one sets the
+ * pace.  Each pattern only says what its threads ask of those resources. */
 #include "model.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "formulas.h"
+
+/* What one dispatch asks of every resource, summed over the kernel. */
+typedef struct body {
+    double warps, workgroups;
+    double warp_instr;                /* every warp instruction */
+    double lifetime;                  /* one workgroup, first issue to exit */
+    double atomic_instr, requests, ops, lanes;
+    double hot_ops, hot_lanes;        /* on the hottest address */
+    int summed;
+    double slice_ops;                 /* atomic ops on the busiest slice */
+    double stores;                    /* store line requests */
+    double dram_bytes;
+    double smem_busy_per_sm;
+    double smem_atomic_instr, smem_conflict;
+    double cas_cycles, cas_attempts, cas_failures;
+    double tail;                      /* after the bounds: the last reply */
+} body;
+
+static double p_any(double p, double n)
+{
+    if (p >= 1)
+        return 1;
+    if (p <= 0)
+        return 0;
+    return -expm1(n * log1p(-p));
+}
+
+/* Adds `warps` warps' worth of one atomic instruction to the body. */
+static void add_warp_op(const cfg_config *c, body *b, const mdl_warp_op *w, double warps)
+{
+    double issuing = warps * w->p_issue;
+    double ops = issuing * w->ops, lanes = issuing * w->lanes;
+    double lines = w->lines < 1 ? 1 : w->lines;
+    double spread = mdl_busiest_slice_lines(c, lines) / lines;
+    b->atomic_instr += issuing;
+    b->requests += issuing * w->requests;
+    b->ops += ops;
+    b->lanes += lanes;
+    b->hot_ops += ops * w->hot_op_share;
+    b->hot_lanes += lanes * w->hot_lane_share;
+    b->summed = w->summed;
+    b->slice_ops += ops * fmax(w->hot_line_share, spread);
+    b->dram_bytes += mdl_atomic_dram_bytes(c, w->lines, ops);
+}
+
+/* ALU instructions that every pattern's thread spends on its key. */
+static double instr(const cfg_config *c, int key, int sel, int bin, int addr)
+{
+    const cfg_core *k = &c->core;
+    return key * k->key_instructions + sel * k->select_instructions + bin * k->bin_instructions +
+           addr * k->address_instructions;
+}
+
+/* One ALU block, one global operation (issued with probability p), exit:
+ * the shape of store, counter, bitmask, histogram and distinct-lines. */
+static void simple_kernel(const cfg_config *c, body *b, double alu, double p, int waits_reply)
+{
+    b->warp_instr += b->warps * (alu + p + 1);
+    b->lifetime = mdl_alu_chain_cycles(c, alu) + 1 + c->core.exit_cycles +
+                  (waits_reply ? mdl_global_atomic_latency_cycles(c) : 0);
+    b->tail = mdl_global_atomic_latency_cycles(c);
+}
+
+static void pat_store(const cfg_config *c, const pat_params *p, body *b)
+{
+    double L = c->gpu.subgroup_size, s = p->selectivity;
+    double issue = p_any(s, L);
+    simple_kernel(c, b, instr(c, 1, 1, 0, 1), issue, 0);
+    b->stores = b->warps * issue * ceil(L * 4 / c->coalesce.line_bytes);
+    b->dram_bytes += (double)p->n / 8 * p_any(s, 8) * 32; /* sectors written back */
+    b->tail = c->coalesce.lsu_cycles_per_request + c->xbar.latency_cycles + c->l2.store_issue_cycles;
+}
+
+static void pat_counter(const cfg_config *c, const pat_params *p, body *b, int aggregated)
+{
+    mdl_warp_op w;
+    mdl_warp_aggregation(c, p->selectivity, 1, &w);
+    double alu = instr(c, 1, 1, 0, 0) + (aggregated ? c->core.subgroup_op_instructions : 0);
+    simple_kernel(c, b, alu, w.p_issue, 0);
+    add_warp_op(c, b, &w, b->warps);
+}
+
+/* The slot's head comes back, then the key goes to out[slot]: the reply
+ * is waited for, and the store follows it. */
+static void pat_compaction(const cfg_config *c, const pat_params *p, body *b)
+{
+    double L = c->gpu.subgroup_size;
+    mdl_warp_op w;
+    mdl_warp_aggregation(c, p->selectivity, 1, &w);
+    double alu = instr(c, 1, 1, 0, 0);
+    add_warp_op(c, b, &w, b->warps);
+    b->warp_instr += b->warps * (alu + 1) + b->warps * w.p_issue * (1 + instr(c, 0, 0, 0, 1) + 1);
+    b->lifetime = mdl_alu_chain_cycles(c, alu + instr(c, 0, 0, 0, 1)) + mdl_global_atomic_latency_cycles(c) + 2 +
+                  c->core.exit_cycles;
+    /* consecutive slots per warp: its lanes' keys land on one or two lines */
+    double lines_per_store = 1 + (w.lanes * 4 - 4) / c->coalesce.line_bytes;
+    b->stores = b->warps * w.p_issue * fmin(lines_per_store, L);
+    b->dram_bytes += (double)p->n * p->selectivity * 4;
+    b->tail = mdl_global_atomic_latency_cycles(c) + c->xbar.latency_cycles;
+}
+
+static void pat_bitmask(const cfg_config *c, const pat_params *p, body *b)
+{
+    mdl_warp_op w;
+    mdl_warp_bitmask(c, (double)p->n, p->selectivity, &w);
+    simple_kernel(c, b, instr(c, 1, 1, 0, 1) + 2, w.p_issue, 0);
+    add_warp_op(c, b, &w, b->warps);
+}
+
+static void pat_histogram(const cfg_config *c, const pat_params *p, body *b)
+{
+    mdl_warp_op w;
+    mdl_warp_histogram(c, p->bins, p->hot, 0, &w);
+    simple_kernel(c, b, instr(c, 1, 0, 1, 1), 1, 0);
+    add_warp_op(c, b, &w, b->warps);
+}
+
+static void pat_distinct_lines(const cfg_config *c, const pat_params *p, body *b)
+{
+    mdl_warp_op w;
+    mdl_warp_distinct_lines(c, p->addresses, &w);
+    simple_kernel(c, b, instr(c, 1, 0, 0, 1) + 2, 1, 0);
+    add_warp_op(c, b, &w, b->warps);
+}
+
+/* Zero, barrier, shared atomics, barrier, flush the non-zero bins with one
+ * global atomic each: the flush lanes of a warp hit 32 consecutive bins,
+ * one line, one op per lane. */
+static void pat_histogram_shared(const cfg_config *c, const pat_params *p, body *b, double wg_per_sm)
+{
+    const cfg_core *k = &c->core;
+    double L = c->gpu.subgroup_size, wg = p->wg, bins = p->bins;
+    double warps_per_wg = ceil(wg / L), iters = ceil(bins / wg);
+    double nz, per_line = c->coalesce.line_bytes / 4.0;
+    b->lifetime = mdl_privatized_histogram_cycles(c, p->wg, bins, &nz);
+    b->warp_instr += b->workgroups * warps_per_wg *
+                     (iters * 3 + 1 + instr(c, 1, 0, 1, 1) + 1 + 1 + iters * (1 + 2 + k->address_instructions + 1) + 1);
+    b->smem_atomic_instr = b->warps;
+    double pass = mdl_smem_warp_cycles(c, L, bins);
+    b->smem_conflict = b->warps * (pass - c->smem.atomic_issue_cycles);
+    b->smem_busy_per_sm = mdl_privatized_smem_busy_cycles(c, p->wg, bins) * b->workgroups / c->gpu.sm_count;
+    (void)wg_per_sm;
+    double lines = ceil(bins / per_line);
+    double ops = b->workgroups * nz;
+    double flush_instr = b->workgroups * ceil(bins / L);
+    b->atomic_instr += flush_instr;
+    b->requests += flush_instr;
+    b->ops += ops;
+    b->lanes += ops;
+    b->hot_ops += ops / bins;
+    b->hot_lanes += ops / bins;
+    b->slice_ops += ops * mdl_busiest_slice_lines(c, lines) / lines;
+    b->dram_bytes += mdl_atomic_dram_bytes(c, lines, ops);
+    b->tail = mdl_global_atomic_latency_cycles(c);
+}
+
+static void pat_reduce(const cfg_config *c, const pat_params *p, body *b)
+{
+    double L = c->gpu.subgroup_size, warps_per_wg = ceil(p->wg / L);
+    b->lifetime = mdl_workgroup_flush_cycles(c, p->wg);
+    b->warp_instr += b->workgroups * (warps_per_wg * (instr(c, 1, 0, 0, 0) + 1 + 1 + 1 + 1) + 2);
+    b->smem_atomic_instr = b->warps;
+    double pass = mdl_smem_warp_cycles(c, L, 1);
+    b->smem_conflict = b->warps * (pass - c->smem.atomic_issue_cycles);
+    b->smem_busy_per_sm = b->warps * pass / c->gpu.sm_count;
+    b->atomic_instr += b->workgroups;
+    b->requests += b->workgroups;
+    b->ops += b->workgroups;
+    b->lanes += b->workgroups;
+    b->hot_ops += b->workgroups;
+    b->hot_lanes += b->workgroups;
+    b->summed = 1;
+    b->slice_ops += b->workgroups;
+    b->dram_bytes += 32;
+    b->tail = mdl_global_atomic_latency_cycles(c);
+}
+
+/* Contenders in their loops at once: the resident workgroups that have any
+ * (workgroups without one finish at once and make room). */
+static double cas_cap(const mdl_occupancy *o, double wg, double contenders_per_thread, double n)
+{
+    double per_wg = wg * contenders_per_thread / p_any(contenders_per_thread, wg);
+    double cap = o->resident_wgs * per_wg;
+    return cap < n ? cap : n;
+}
+
+static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, const mdl_occupancy *o)
+{
+    double s = p->selectivity, contenders = (double)p->n * s;
+    mdl_warp_op read;
+    mdl_warp_aggregation(c, s, 1, &read); /* atomicAdd(&head, 0): one op per warp */
+    add_warp_op(c, b, &read, b->warps);
+    simple_kernel(c, b, instr(c, 1, 1, 0, 0), read.p_issue, 1);
+    if (contenders <= 0)
+        return;
+    mdl_cas_race race;
+    mdl_warp_op cas;
+    mdl_warp_aggregation(c, s, 0, &cas);
+    mdl_cas_race_of(c, contenders, cas_cap(o, p->wg, s, contenders), cas.lanes, &race);
+    double cas_instr = race.ops * (c->coalesce.merge_cas ? 1 : 1 / cas.lanes);
+    b->atomic_instr += cas_instr;
+    b->requests += cas_instr;
+    b->ops += race.ops;
+    b->lanes += race.attempts;
+    b->hot_ops += race.ops;
+    b->hot_lanes += race.attempts;
+    b->slice_ops += race.ops;
+    b->warp_instr += cas_instr * (1 + c->core.cas_loop_instructions) + contenders / cas.lanes;
+    b->cas_attempts = race.attempts;
+    b->cas_failures = race.attempts - contenders;
+    b->cas_cycles = race.cycles;
+    b->stores = contenders; /* one scattered store per success */
+    b->dram_bytes += contenders * 4;
+}
+
+/* Every thread updates one 8- or 16-bit bin: read the word, then a CAS loop
+ * on it.  The words race independently, in parallel, and share slices. */
+static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const mdl_occupancy *o, int bits)
+{
+    double L = c->gpu.subgroup_size;
+    mdl_subword sw;
+    mdl_warp_op read;
+    mdl_subword_of(c, (double)p->n, p->bins, bits, &sw);
+    mdl_warp_histogram(c, sw.words, 0, 0, &read);
+    add_warp_op(c, b, &read, b->warps);
+    b->warp_instr += b->warps * (instr(c, 1, 0, 1, 1) + 2 + 1 + 1);
+    b->lifetime = mdl_alu_chain_cycles(c, instr(c, 1, 0, 1, 1) + 2) + mdl_global_atomic_latency_cycles(c) + 1 +
+                  c->core.exit_cycles;
+    b->tail = mdl_global_atomic_latency_cycles(c);
+    /* lanes a warp brings to one word: L / words spread over the warps
+     * that have any */
+    double m = L / sw.words / p_any(1 / sw.words, L);
+    double resident = fmin((double)p->n, o->resident_wgs * p->wg);
+    double cap = fmin(sw.per_word, resident / sw.words);
+    mdl_cas_race race;
+    mdl_cas_race_of(c, sw.per_word, cap, m, &race);
+    double ops = race.ops * sw.words, attempts = race.attempts * sw.words;
+    double words_per_line = c->coalesce.line_bytes / 4.0;
+    double busiest_words = fmin(sw.words, mdl_busiest_slice_lines(c, sw.lines) * words_per_line);
+    /* a warp's CAS instruction is one request per distinct line it touches */
+    double cas_instr = attempts / L;
+    b->atomic_instr += cas_instr;
+    b->requests += cas_instr * fmin(L, mdl_distinct(sw.lines, L));
+    b->ops += ops;
+    b->lanes += attempts;
+    b->hot_ops += race.ops;
+    b->hot_lanes += race.attempts;
+    b->slice_ops += race.ops * busiest_words;
+    b->warp_instr += cas_instr * (1 + c->core.cas_loop_instructions);
+    b->cas_attempts = attempts;
+    b->cas_failures = attempts - (double)p->n;
+    b->cas_cycles = race.cycles;
+}
+
+static const char *const term_names[MDL_T_COUNT] = {
+    [MDL_T_LAUNCH] = "launch", [MDL_T_DISPATCH] = "dispatch", [MDL_T_ISSUE] = "issue",
+    [MDL_T_SLOTS] = "slots",   [MDL_T_LSU] = "lsu",           [MDL_T_SLICE] = "l2_slice",
+    [MDL_T_ADDRESS] = "same_address", [MDL_T_DRAM] = "dram", [MDL_T_SMEM] = "smem",
+    [MDL_T_CAS] = "cas_race",  [MDL_T_TAIL] = "tail",
+};
+
+const char *mdl_term_name(enum mdl_term t)
+{
+    return t < MDL_T_COUNT ? term_names[t] : "?";
+}
+
+/* The same input checks as the simulator, with the same messages, so the
+ * two engines refuse the same runs. */
+static int check_input(const cfg_config *c, const pat_params *p, char err[CFG_ERR_MAX])
+{
+    if (pat_check(p, err, CFG_ERR_MAX))
+        return -1;
+    if (p->wg % c->gpu.subgroup_size) {
+        snprintf(err, CFG_ERR_MAX, "--wg %d is not a multiple of the subgroup size %d", p->wg, c->gpu.subgroup_size);
+        return -1;
+    }
+    if (p->wg > c->gpu.max_wg_size) {
+        snprintf(err, CFG_ERR_MAX, "--wg %d exceeds gpu.max_wg_size %d", p->wg, c->gpu.max_wg_size);
+        return -1;
+    }
+    uint32_t smem = pat_smem_bytes(p);
+    if (smem > (uint32_t)c->gpu.max_smem_per_wg_bytes) {
+        snprintf(err, CFG_ERR_MAX, "shared memory per workgroup %u bytes exceeds gpu.max_smem_per_wg_bytes %d%s", smem,
+                 c->gpu.max_smem_per_wg_bytes, p->pattern == PAT_HISTOGRAM_SHARED ? " (too many --bins for histogram-shared)" : "");
+        return -1;
+    }
+    return 0;
+}
+
+int mdl_predict_terms(const cfg_config *c, const pat_params *p, atom_stats *st, mdl_terms *t, char err[CFG_ERR_MAX])
+{
+    body b;
+    mdl_occupancy o;
+    if (check_input(c, p, err))
+        return -1;
+    memset(&b, 0, sizeof b);
+    b.warps = ceil((double)p->n / c->gpu.subgroup_size);
+    b.workgroups = ceil((double)p->n / p->wg);
+    if (mdl_occupancy_of(c, p->wg, pat_smem_bytes(p), b.workgroups, &o)) {
+        snprintf(err, CFG_ERR_MAX, "no workgroup of %d threads with %u bytes of shared memory fits on an SM", p->wg,
+                 pat_smem_bytes(p));
+        return -1;
+    }
+    switch (p->pattern) {
+    case PAT_STORE: pat_store(c, p, &b); break;
+    case PAT_COUNTER: pat_counter(c, p, &b, 0); break;
+    case PAT_COUNTER_AGGREGATED: pat_counter(c, p, &b, 1); break;
+    case PAT_COMPACTION: pat_compaction(c, p, &b); break;
+    case PAT_HISTOGRAM: pat_histogram(c, p, &b); break;
+    case PAT_HISTOGRAM_SHARED: pat_histogram_shared(c, p, &b, o.wg_per_sm); break;
+    case PAT_HISTOGRAM_U8_CAS: pat_subword(c, p, &b, &o, 8); break;
+    case PAT_HISTOGRAM_U16_CAS: pat_subword(c, p, &b, &o, 16); break;
+    case PAT_CAS_APPEND: pat_cas_append(c, p, &b, &o); break;
+    case PAT_BITMASK: pat_bitmask(c, p, &b); break;
+    case PAT_REDUCE: pat_reduce(c, p, &b); break;
+    case PAT_DISTINCT_LINES: pat_distinct_lines(c, p, &b); break;
+    default:
+        snprintf(err, CFG_ERR_MAX, "pattern %d has no model", (int)p->pattern);
+        return -1;
+    }
+
+    mdl_terms tt;
+    memset(&tt, 0, sizeof tt);
+    tt.cycles[MDL_T_LAUNCH] = mdl_launch_cycles(c);
+    tt.cycles[MDL_T_DISPATCH] = mdl_dispatch_cycles(c, b.workgroups);
+    tt.cycles[MDL_T_ISSUE] = mdl_issue_cycles(c, b.warp_instr);
+    tt.cycles[MDL_T_SLOTS] = mdl_slot_cycles(c, &o, b.lifetime);
+    tt.cycles[MDL_T_LSU] = mdl_lsu_cycles(c, b.requests + b.stores);
+    tt.cycles[MDL_T_SLICE] = b.slice_ops * c->l2.atomic_issue_cycles + mdl_l2_store_cycles(c, b.stores);
+    tt.cycles[MDL_T_ADDRESS] = mdl_same_address_cycles(c, b.hot_ops, b.hot_lanes, b.summed);
+    tt.cycles[MDL_T_DRAM] = mdl_dram_cycles(c, b.dram_bytes);
+    tt.cycles[MDL_T_SMEM] = b.smem_busy_per_sm;
+    tt.cycles[MDL_T_CAS] = b.cas_cycles;
+    tt.cycles[MDL_T_TAIL] = b.tail;
+    double body_cycles = 0;
+    tt.bound = MDL_T_DISPATCH;
+    for (int i = MDL_T_DISPATCH; i <= MDL_T_CAS; i++)
+        if (tt.cycles[i] > body_cycles) {
+            body_cycles = tt.cycles[i];
+            tt.bound = (enum mdl_term)i;
+        }
+    double cycles = tt.cycles[MDL_T_LAUNCH] + body_cycles + tt.cycles[MDL_T_TAIL];
+
+    if (st) {
+        memset(st, 0, sizeof *st);
+        st->cycles = cycles;
+        st->time_us = cycles / c->gpu.sm_clock_mhz;
+        st->workgroups = b.workgroups;
+        st->wg_per_sm = o.wg_per_sm;
+        st->waves = o.waves;
+        st->warp_instructions = round(b.warp_instr);
+        st->atomic_instructions = round(b.atomic_instr);
+        st->l2_requests = round(b.requests);
+        st->l2_atomic_ops = round(b.ops);
+        st->requests_per_atomic_instruction = b.atomic_instr > 0 ? b.requests / b.atomic_instr : 0;
+        st->store_requests = round(b.stores);
+        st->cas_attempts = round(b.cas_attempts);
+        st->cas_failures = round(b.cas_failures);
+        st->smem_atomic_instructions = round(b.smem_atomic_instr);
+        st->smem_conflict_cycles = b.smem_conflict;
+        st->busiest_slice_utilization = body_cycles > 0 ? fmin(1, tt.cycles[MDL_T_SLICE] / cycles) : 0;
+    }
+    if (t)
+        *t = tt;
+    return 0;
+}
 
 int mdl_predict(const cfg_config *cfg, const pat_params *p, atom_stats *st, char err[CFG_ERR_MAX])
 {
-    (void)cfg;
-    (void)p;
-    (void)st;
-    snprintf(err, CFG_ERR_MAX, "the analytical model is not built yet (use --engine sim)");
-    return -1;
+    return mdl_predict_terms(cfg, p, st, NULL, err);
 }

@@ -86,7 +86,7 @@ static inline int pat_selected(uint32_t key, uint32_t threshold)
 /* Histogram bin of a key, with the hot-bin rule (hot_threshold 0: uniform). */
 static inline uint32_t pat_bin(uint32_t key, uint32_t bins, uint32_t hot_threshold)
 {
-    if (key % 1000000u < hot_threshold)
+    if (hot_threshold && key % 1000000u < hot_threshold)
         return 0;
     return (key >> 3) % bins;
 }

@@ -39,7 +39,8 @@ struct mem_sys {
     const cfg_config *cfg;
     int nslices, qdepth, line_shift;
     double xbar, lsu, issue, same_addr, atom_lat, store_issue, dram_lat, dram_bpc;
-    int merge, merge_cas, hol, hash;
+    int merge_rule, merge_cas, compiler_agg, hol, hash, interleave;
+    double merged_lane;
     slice *slices;
     double *port_free;    /* per SM memory port */
     uint64_t *tags;       /* direct-mapped L2 residency, line + 1 */
@@ -52,7 +53,7 @@ struct mem_sys {
     uint32_t stamp[HASH_SLOTS];
     uint64_t hkey[HASH_SLOTS];
     int hval[HASH_SLOTS];
-    int op_first[SIM_MAX_LANES], op_next_lane[SIM_MAX_LANES], op_last[SIM_MAX_LANES];
+    int op_first[SIM_MAX_LANES], op_next_lane[SIM_MAX_LANES], op_last[SIM_MAX_LANES], op_lanes[SIM_MAX_LANES];
     uint32_t op_idx[SIM_MAX_LANES];
     int op_next[SIM_MAX_LANES];      /* next op of the same request */
     int req_first[SIM_MAX_LANES], req_last[SIM_MAX_LANES];
@@ -89,8 +90,11 @@ int mem_open(const cfg_config *cfg, const sim_layout *lay, mem_sys **out, char e
     m->store_issue = cfg->l2.store_issue_cycles;
     m->dram_lat = cfg->dram.latency_cycles;
     m->dram_bpc = cfg_dram_bytes_per_cycle(cfg);
-    m->merge = cfg->coalesce.merge_same_address;
+    m->merge_rule = cfg->coalesce.merge_rule;
     m->merge_cas = cfg->coalesce.merge_cas;
+    m->compiler_agg = cfg->coalesce.compiler_aggregation;
+    m->merged_lane = cfg->l2.merged_lane_cycles;
+    m->interleave = cfg->l2.interleave_lines;
     m->hol = cfg->l2.hol_blocking;
     m->hash = cfg->l2.slice_hash;
     if ((double)m->nslices * m->qdepth > 64e6) {
@@ -153,6 +157,7 @@ void mem_close(mem_sys *m)
 
 static int slice_of(const mem_sys *m, uint64_t line)
 {
+    line /= (uint64_t)m->interleave;
     if (m->hash == CFG_HASH_XOR)
         line ^= (line >> 5) ^ (line >> 11) ^ (line >> 17) ^ (line >> 23);
     return (int)(line % (uint64_t)m->nslices);
@@ -185,9 +190,10 @@ static void next_gen(mem_sys *m)
     }
 }
 
-/* Groups the op's lanes into ops (merged per address when allowed) and the
- * ops into line requests, both in first-lane order.  Returns the count of
- * requests. */
+/* Groups the op's lanes into line requests (one hash probe per lane) and,
+ * within a request, lanes on one address into one op when merging is on
+ * (a short scan: a line holds few distinct words).  Requests, ops and lanes
+ * keep first-lane order.  Returns the count of requests. */
 static int coalesce(mem_sys *m, const sim_op *op, int merge, int *nops_out)
 {
     const buffer *bf = &m->buf[op->buffer];
@@ -196,50 +202,45 @@ static int coalesce(mem_sys *m, const sim_op *op, int merge, int *nops_out)
     for (uint64_t mask = op->mask; mask; mask &= mask - 1) {
         int lane = __builtin_ctzll(mask);
         uint32_t idx = op->index[lane];
-        int o;
-        if (merge) {
-            int s = group_slot(m, idx, &fresh);
-            if (fresh) {
-                o = nops++;
-                m->hval[s] = o;
-                m->op_idx[o] = idx;
-                m->op_first[o] = lane;
-                m->op_last[o] = lane;
-                m->op_next[o] = -1;
-            } else {
-                o = m->hval[s];
-                m->op_next_lane[m->op_last[o]] = lane;
-                m->op_last[o] = lane;
-            }
-        } else {
-            o = nops++;
-            m->op_idx[o] = idx;
-            m->op_first[o] = lane;
-            m->op_last[o] = lane;
-            m->op_next[o] = -1;
-        }
-        m->op_next_lane[lane] = -1;
-    }
-    next_gen(m);
-    for (int o = 0; o < nops; o++) {
-        uint64_t byte = (uint64_t)m->op_idx[o] * bf->stride_bytes;
+        uint64_t byte = (uint64_t)idx * bf->stride_bytes;
         uint64_t line = bf->base_line + (byte >> m->line_shift);
         int s = group_slot(m, line, &fresh);
-        int r;
+        int r, o = -1;
+        m->op_next_lane[lane] = -1;
         if (fresh) {
             r = nreq++;
             m->hval[s] = r;
             m->req_line[r] = line;
-            m->req_first[r] = o;
-            m->req_last[r] = o;
-            m->req_ops[r] = 1;
+            m->req_first[r] = -1;
+            m->req_ops[r] = 0;
             m->req_sectors[r] = 0;
         } else {
             r = m->hval[s];
-            m->op_next[m->req_last[r]] = o;
-            m->req_last[r] = o;
-            m->req_ops[r]++;
+            if (merge)
+                for (int k = m->req_first[r]; k >= 0; k = m->op_next[k])
+                    if (m->op_idx[k] == idx) {
+                        o = k;
+                        break;
+                    }
         }
+        if (o >= 0) {
+            m->op_next_lane[m->op_last[o]] = lane;
+            m->op_last[o] = lane;
+            m->op_lanes[o]++;
+            continue;
+        }
+        o = nops++;
+        m->op_idx[o] = idx;
+        m->op_first[o] = lane;
+        m->op_last[o] = lane;
+        m->op_lanes[o] = 1;
+        m->op_next[o] = -1;
+        if (m->req_first[r] < 0)
+            m->req_first[r] = o;
+        else
+            m->op_next[m->req_last[r]] = o;
+        m->req_last[r] = o;
+        m->req_ops[r]++;
         m->req_sectors[r] |= 1u << ((byte >> 5) & 31);
     }
     *nops_out = nops;
@@ -261,16 +262,22 @@ static double send_request(mem_sys *m, int sm, double t, slice *sl, double *arri
         if (hold > m->port_free[sm])
             m->port_free[sm] = hold;
     }
-    /* depth seen on arrival: queued requests not yet departed */
-    int depth = 0;
-    for (int k = 1; k <= m->qdepth && k <= 64; k++) {
-        int i = (sl->pos - k + m->qdepth) % m->qdepth;
-        if (sl->ring[i] <= adm)
-            break;
-        depth++;
+    /* depth seen on arrival: queued requests not yet departed.  Departures
+     * are near-monotone in arrival order, so a binary search over the ring
+     * finds the oldest one still queued. */
+    int lo = 0, hi = m->qdepth; /* ring[pos-k] > adm holds for k <= lo */
+    while (lo < hi) {
+        int k = (lo + hi + 1) / 2;
+        int i = sl->pos - k;
+        if (i < 0)
+            i += m->qdepth;
+        if (sl->ring[i] > adm)
+            lo = k;
+        else
+            hi = k - 1;
     }
-    if (depth > sl->depth_max)
-        sl->depth_max = depth;
+    if (lo > sl->depth_max)
+        sl->depth_max = lo;
     *arrival = arr;
     return adm;
 }
@@ -278,7 +285,8 @@ static double send_request(mem_sys *m, int sm, double t, slice *sl, double *arri
 static void finish_request(slice *sl, int qdepth, double arrival, double start, double departure)
 {
     sl->ring[sl->pos] = departure;
-    sl->pos = (sl->pos + 1) % qdepth;
+    if (++sl->pos == qdepth)
+        sl->pos = 0;
     sl->sojourn_sum += departure - arrival;
     double from = start > sl->busy_until ? start : sl->busy_until;
     if (departure > from)
@@ -329,10 +337,30 @@ static void apply_op(mem_sys *m, buffer *bf, const sim_op *op, int o, uint32_t *
     }
 }
 
+/* 1 when every lane of the instruction targets one address. */
+static int uniform_lanes(const sim_op *op)
+{
+    if (!op->mask)
+        return 1;
+    uint32_t first = op->index[__builtin_ctzll(op->mask)];
+    for (uint64_t mask = op->mask; mask; mask &= mask - 1)
+        if (op->index[__builtin_ctzll(mask)] != first)
+            return 0;
+    return 1;
+}
+
 double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret, double *sent)
 {
     buffer *bf = &m->buf[op->buffer];
-    int merge = op->atomic == SIM_ATOMIC_CAS ? m->merge_cas : m->merge;
+    int merge, single = 0;
+    if (op->atomic == SIM_ATOMIC_CAS)
+        merge = m->merge_cas;
+    else if (op->uniform_address && m->compiler_agg)
+        merge = single = 1; /* the warp sends one lane with the sum */
+    else if (m->merge_rule == CFG_MERGE_UNIFORM)
+        merge = uniform_lanes(op);
+    else
+        merge = m->merge_rule == CFG_MERGE_PER_ADDRESS;
     int nops;
     int nreq = coalesce(m, op, merge, &nops);
     double reply = t;
@@ -352,7 +380,7 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
             double ot = base + j * m->issue;
             if (*rd > ot)
                 ot = *rd;
-            *rd = ot + m->same_addr;
+            *rd = ot + m->same_addr + (single ? 0 : (m->op_lanes[o] - 1) * m->merged_lane);
             if (ot > last)
                 last = ot;
             apply_op(m, bf, op, o, ret);

@@ -192,6 +192,16 @@ int cli_load_config(const cli_args *a, cfg_config *cfg, char err[CFG_ERR_MAX])
     return 0;
 }
 
+int cli_sim_engine(const cfg_config *cfg, const pat_params *p, atom_stats *st, char err[CFG_ERR_MAX])
+{
+    return sim_run(cfg, p, st, err);
+}
+
+int cli_model_engine(const cfg_config *cfg, const pat_params *p, atom_stats *st, char err[CFG_ERR_MAX])
+{
+    return mdl_predict(cfg, p, st, err) ? 2 : 0;
+}
+
 int cli_run_engine(const cfg_config *cfg, const pat_params *p, enum cli_engine e, atom_stats *st, char err[CFG_ERR_MAX])
 {
     if (e == CLI_ENGINE_MODEL)

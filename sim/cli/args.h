@@ -64,6 +64,10 @@ int cli_parse_double(const char *s, double *out);
 void cli_error(const char *cmd, const char *fmt, ...);
 
 /* Runs the chosen engine: 0, 1 (run failed) or 2 (bad input). */
+/* The two engines with one signature, for tools that take either. */
+int cli_sim_engine(const cfg_config *cfg, const pat_params *p, atom_stats *st, char err[CFG_ERR_MAX]);
+int cli_model_engine(const cfg_config *cfg, const pat_params *p, atom_stats *st, char err[CFG_ERR_MAX]);
+
 int cli_run_engine(const cfg_config *cfg, const pat_params *p, enum cli_engine e, atom_stats *st, char err[CFG_ERR_MAX]);
 
 #endif

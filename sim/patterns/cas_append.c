@@ -28,6 +28,7 @@ static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
             break;
         w->pc = 2;
         pc_global(op, SIM_OP_GATOMIC, SIM_ATOMIC_ADD, HEAD, 1, w->active);
+        op->uniform_address = 1;
         FOR_LANES(w->active, l)
         {
             op->index[l] = 0;
@@ -41,6 +42,7 @@ static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
     case 3:
         w->pc = 4;
         pc_global(op, SIM_OP_GATOMIC, SIM_ATOMIC_CAS, HEAD, 1, w->active);
+        op->uniform_address = 1;
         FOR_LANES(w->active, l)
         {
             w->u[l] = w->ret[l];

@@ -39,6 +39,7 @@ static inline void pc_global(sim_op *op, enum sim_op_kind kind, enum sim_atomic_
     op->atomic = a;
     op->buffer = buffer;
     op->result_used = used;
+    op->uniform_address = 0;
     op->mask = mask;
 }
 

@@ -25,6 +25,7 @@ static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
         if (!w->active)
             break;
         pc_global(op, SIM_OP_GATOMIC, SIM_ATOMIC_ADD, HEAD, 1, w->active);
+        op->uniform_address = 1;
         FOR_LANES(w->active, l)
         {
             op->index[l] = 0;

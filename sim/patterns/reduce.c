@@ -47,6 +47,7 @@ static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
         break;
     case 4:
         pc_global(op, SIM_OP_GATOMIC, SIM_ATOMIC_ADD, TOTAL, 0, 1);
+        op->uniform_address = 1;
         op->index[0] = 0;
         op->operand[0] = w->ret[0];
         return;

@@ -1,0 +1,216 @@
+/* formulas.h - the analytical model's closed-form cost formulas, one named
+ * function per mechanism, each a function of the config and of a pattern's
+ * parameters only.  model.c composes them per pattern; `atomsim check`
+ * holds each one against the simulator and the measured datasets.
+ *
+ * Units: cycles are SM cycles at gpu.sm_clock_mhz; counts are expectations
+ * over the contract's key hash (lowbias32 is treated as uniform random, which
+ * is what it is designed to look like).  Every formula is pure: no state, no
+ * allocation, no I/O, so one full export evaluates millions of them. */
+#ifndef ATOM_MODEL_FORMULAS_H
+#define ATOM_MODEL_FORMULAS_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "params.h"
+
+/* ---- launch, occupancy, issue (formulas_core.c) ------------------------- */
+
+/* Fixed cost of one dispatch between its timestamps. */
+double mdl_launch_cycles(const cfg_config *c);
+
+/* Resident workgroups per SM and which resource limits it. */
+enum mdl_occ_limit { MDL_OCC_WG_SLOTS, MDL_OCC_THREADS, MDL_OCC_WARPS, MDL_OCC_SMEM };
+typedef struct mdl_occupancy {
+    int wg_per_sm;                    /* 0: the workgroup does not fit */
+    enum mdl_occ_limit limit;
+    double resident_wgs;              /* sm_count x wg_per_sm */
+    double waves;                     /* workgroups / resident_wgs */
+} mdl_occupancy;
+int mdl_occupancy_of(const cfg_config *c, int wg, uint32_t smem_bytes, double workgroups, mdl_occupancy *out);
+
+/* The global workgroup dispatcher: one workgroup per wg_dispatch_cycles. */
+double mdl_dispatch_cycles(const cfg_config *c, double workgroups);
+
+/* Scheduler-bound issue time: warp instructions spread over every SM's
+ * schedulers, one instruction per scheduler per cycle. */
+double mdl_issue_cycles(const cfg_config *c, double warp_instructions);
+
+/* Occupancy-bound time: every workgroup slot runs its share of workgroups
+ * one after another, each for its lifetime plus the slot's retire time. */
+double mdl_slot_cycles(const cfg_config *c, const mdl_occupancy *o, double wg_lifetime_cycles);
+
+/* A dependent chain of n ALU instructions. */
+double mdl_alu_chain_cycles(const cfg_config *c, double instructions);
+
+/* ---- latencies (formulas_core.c) ---------------------------------------- */
+
+/* Uncontended global atomic, issue to reply: memory port, crossbar both
+ * ways and the slice's atomic latency. */
+double mdl_global_atomic_latency_cycles(const cfg_config *c);
+
+/* Contended global atomic: the uncontended round trip plus a queue of
+ * `queued` operations ahead of it on one address (same_address_cycles each,
+ * never faster than the atomic unit issues them). */
+double mdl_global_atomic_contended_latency_cycles(const cfg_config *c, double queued);
+
+/* Uncontended shared-memory atomic of a warp, and one where `lanes_per_word`
+ * lanes hit one word (extra lanes serialize at same_word_cycles). */
+double mdl_shared_atomic_latency_cycles(const cfg_config *c);
+double mdl_shared_atomic_contended_cycles(const cfg_config *c, double lanes_per_word);
+
+/* ---- address streams of one warp instruction (formulas_mem.c) ----------- */
+
+/* Expected distinct values among `draws` uniform draws from `k`. */
+double mdl_distinct(double k, double draws);
+
+/* How the lanes of one warp's atomic instruction leave the SM, in
+ * expectation: requests (one per distinct line), L2 ops (after merging,
+ * per the config's merge rule and compiler aggregation), and where the
+ * kernel's ops pile up (the hottest address and the hottest line). */
+typedef struct mdl_warp_op {
+    double p_issue;                   /* probability the warp issues it at all */
+    double lanes;                     /* active lanes, given it issues */
+    double addresses;                 /* distinct addresses, given it issues */
+    double requests;                  /* distinct lines, given it issues */
+    double ops;                       /* L2 operations, given it issues */
+    double hot_op_share;              /* fraction of all ops on the hottest address */
+    double hot_lane_share;            /* fraction of all lanes on the hottest address */
+    double hot_line_share;            /* fraction of all ops on the hottest line */
+    double words, lines;              /* footprint of the whole kernel */
+    int summed;                       /* compiler aggregation: one lane carries the sum */
+} mdl_warp_op;
+
+/* How same-address lanes of one instruction combine. */
+enum mdl_merge { MDL_MERGE_NONE, MDL_MERGE_IF_UNIFORM, MDL_MERGE_PER_ADDRESS, MDL_MERGE_SUM };
+enum mdl_merge mdl_merge_mode(const cfg_config *c, int uniform_address, int is_cas);
+
+/* Expected ops of one instruction: `lanes` lanes on `addresses` addresses,
+ * all of them on one address with probability p_uniform. */
+double mdl_ops_of(enum mdl_merge m, double lanes, double addresses, double p_uniform);
+
+/* Warp aggregation: S-selected lanes adding to one address.  With compiler
+ * aggregation or the uniform merge rule one op per issuing warp carries
+ * them; otherwise every selected lane is its own op. */
+void mdl_warp_aggregation(const cfg_config *c, double selectivity, int uniform_address, mdl_warp_op *w);
+
+/* Every lane of the warp adds to one of `bins` consecutive words (uniform),
+ * a fraction `hot` of the lanes to bin 0 instead.  is_cas: the instruction
+ * is a CAS (merge_cas decides merging). */
+void mdl_warp_histogram(const cfg_config *c, double bins, double hot, int is_cas, mdl_warp_op *w);
+
+/* Lanes spread over `addresses` words, one per line, lane l on (i % P). */
+void mdl_warp_distinct_lines(const cfg_config *c, double addresses, mdl_warp_op *w);
+
+/* One selected lane per address, consecutive words (bitmask: 32 threads
+ * share one word, so a full warp is one word). */
+void mdl_warp_bitmask(const cfg_config *c, double n, double selectivity, mdl_warp_op *w);
+
+/* ---- throughput bounds (formulas_mem.c) --------------------------------- */
+
+/* Same-address serialization: `ops` operations carrying `lanes` lanes on
+ * one address, each holding it for same_address_cycles plus
+ * merged_lane_cycles per extra merged lane.  compiler_sum: the lanes were
+ * summed in the warp (one lane per op, no merge cost). */
+double mdl_same_address_cycles(const cfg_config *c, double ops, double lanes, int compiler_sum);
+
+/* Expected maximum of `balls` thrown uniformly into `bins` (Poisson
+ * approximation, Gaussian tail for large means). */
+double mdl_max_load(double balls, double bins);
+
+/* Lines that the busiest slice holds when `lines` consecutive lines are
+ * spread by the slice hash (in chunks of l2.interleave_lines). */
+double mdl_busiest_slice_lines(const cfg_config *c, double lines);
+
+/* The busiest slice's atomic unit: `ops` spread evenly over `lines`
+ * lines, atomic_issue_cycles each. */
+double mdl_l2_slice_cycles(const cfg_config *c, double ops, double lines);
+
+/* All slices together: `ops` atomics when they spread over every slice. */
+double mdl_l2_aggregate_cycles(const cfg_config *c, double ops);
+
+/* SM memory ports: `requests` line requests, lsu_cycles_per_request each,
+ * spread over every SM. */
+double mdl_lsu_cycles(const cfg_config *c, double requests);
+
+/* DRAM: `bytes` at the config's bandwidth. */
+double mdl_dram_cycles(const cfg_config *c, double bytes);
+
+/* L2 line stores: `stores` line requests over every slice. */
+double mdl_l2_store_cycles(const cfg_config *c, double stores);
+
+/* Bytes DRAM moves for `lines` distinct lines of atomic targets: none while
+ * they fit the L2 (first touch aside), a 32-byte sector read and write back
+ * per op when they do not. */
+double mdl_atomic_dram_bytes(const cfg_config *c, double lines, double ops);
+
+/* ---- compare-and-swap (formulas_cas.c) ---------------------------------- */
+
+/* CAS retry amplification for N contenders on one word of which at most
+ * `cap` are in their loop at once: attempts = sum over the successes of the
+ * contenders still active, N(N+1)/2 when every contender is active (seed
+ * 000's figure) and cap (N - cap) + cap (cap + 1) / 2 otherwise. */
+double mdl_cas_attempts(double contenders, double cap);
+
+/* Time of one word's CAS race: every success waits for the slower of the
+ * loop's round trip and the queue of attempts ahead of it, summed in closed
+ * form over the successes.  `lanes_per_warp` is the mean number of
+ * contending lanes a warp brings (merge_cas folds them into one op). */
+typedef struct mdl_cas_race {
+    double attempts;                  /* lane-level CAS operations */
+    double ops;                       /* L2 operations after merge_cas */
+    double cycles;                    /* from the first attempt to the last success */
+    double rtt_cycles;                /* one iteration of the loop, uncontended */
+} mdl_cas_race;
+void mdl_cas_race_of(const cfg_config *c, double contenders, double cap, double lanes_per_warp, mdl_cas_race *r);
+
+/* Sub-word CAS emulation: `bins` bins of `bits` bits packed 32/bits to a
+ * word; n threads race per word.  Returns words and contenders per word. */
+typedef struct mdl_subword {
+    double words, lines, per_word, bins_per_word;
+} mdl_subword;
+void mdl_subword_of(const cfg_config *c, double n, double bins, int bits, mdl_subword *s);
+
+/* ---- shared memory and privatization (formulas_smem.c) ------------------ */
+
+/* Shared-memory atomic unit time of one warp instruction whose lanes spread
+ * over `words` distinct words (bank conflicts and same-word lanes). */
+double mdl_smem_warp_cycles(const cfg_config *c, double lanes, double words);
+
+/* Privatized histogram of one workgroup: zero K words, barrier, wg shared
+ * atomics, barrier, flush of the non-zero bins.  Returns the workgroup's
+ * lifetime in cycles (without global-atomic queueing) and, in *flush_ops,
+ * how many global atomics its flush sends. */
+double mdl_privatized_histogram_cycles(const cfg_config *c, int wg, double bins, double *flush_ops);
+
+/* Cycles one privatized-histogram workgroup keeps its SM's shared-memory
+ * unit busy (zeroing stores, the atomics, the flush loads). */
+double mdl_privatized_smem_busy_cycles(const cfg_config *c, int wg, double bins);
+
+/* Per-workgroup flush (reduce): wg shared atomics on one word, barrier, one
+ * global atomic.  Returns the workgroup's lifetime in cycles. */
+double mdl_workgroup_flush_cycles(const cfg_config *c, int wg);
+
+/* Non-zero bins of a workgroup's private histogram. */
+double mdl_nonzero_bins(double bins, double threads);
+
+/* ---- the composed prediction (model.c) ---------------------------------- */
+
+/* Every bound the composition considered, for explanations and `check`. */
+enum mdl_term {
+    MDL_T_LAUNCH, MDL_T_DISPATCH, MDL_T_ISSUE, MDL_T_SLOTS, MDL_T_LSU, MDL_T_SLICE, MDL_T_ADDRESS,
+    MDL_T_DRAM, MDL_T_SMEM, MDL_T_CAS, MDL_T_TAIL, MDL_T_COUNT
+};
+typedef struct mdl_terms {
+    double cycles[MDL_T_COUNT];
+    enum mdl_term bound;              /* the largest overlapped term */
+} mdl_terms;
+const char *mdl_term_name(enum mdl_term t);
+
+struct atom_stats;
+/* mdl_predict (model.h) plus the terms behind it. */
+int mdl_predict_terms(const cfg_config *cfg, const pat_params *p, struct atom_stats *st, mdl_terms *terms,
+                      char err[CFG_ERR_MAX]);
+
+#endif

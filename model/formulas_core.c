@@ -1,0 +1,90 @@
+/* formulas_core.c - launch cost, occupancy, the workgroup dispatcher,
+ * scheduler issue, workgroup-slot turnover and the uncontended and
+ * contended latencies of global and shared-memory atomics. */
+#include "formulas.h"
+
+#include <math.h>
+
+double mdl_launch_cycles(const cfg_config *c)
+{
+    return c->launch.kernel_overhead_cycles;
+}
+
+/* Same rule as the simulator (engine.c): threads, warps, workgroup slots and
+ * shared memory (with the driver's per-workgroup reserve) each cap it. */
+int mdl_occupancy_of(const cfg_config *c, int wg, uint32_t smem_bytes, double workgroups, mdl_occupancy *o)
+{
+    int warps_per_wg = (wg + c->gpu.subgroup_size - 1) / c->gpu.subgroup_size;
+    int by_threads = c->gpu.max_threads_per_sm / wg;
+    int by_warps = c->gpu.max_warps_per_sm / warps_per_wg;
+    int by_smem = c->gpu.smem_per_sm_bytes / (int)(smem_bytes + (uint32_t)c->gpu.smem_reserved_per_wg_bytes);
+    o->wg_per_sm = c->gpu.max_wg_per_sm;
+    o->limit = MDL_OCC_WG_SLOTS;
+    if (by_threads < o->wg_per_sm) {
+        o->wg_per_sm = by_threads;
+        o->limit = MDL_OCC_THREADS;
+    }
+    if (by_warps < o->wg_per_sm) {
+        o->wg_per_sm = by_warps;
+        o->limit = MDL_OCC_WARPS;
+    }
+    if (by_smem < o->wg_per_sm) {
+        o->wg_per_sm = by_smem;
+        o->limit = MDL_OCC_SMEM;
+    }
+    if (o->wg_per_sm < 1) {
+        o->wg_per_sm = 0;
+        o->resident_wgs = 0;
+        o->waves = 0;
+        return -1;
+    }
+    o->resident_wgs = (double)c->gpu.sm_count * o->wg_per_sm;
+    o->waves = workgroups / o->resident_wgs;
+    return 0;
+}
+
+double mdl_dispatch_cycles(const cfg_config *c, double workgroups)
+{
+    return workgroups * c->launch.wg_dispatch_cycles;
+}
+
+double mdl_issue_cycles(const cfg_config *c, double warp_instructions)
+{
+    return warp_instructions / ((double)c->gpu.sm_count * c->gpu.schedulers_per_sm);
+}
+
+/* The first wave needs no retire; every later one pays it.  Fractional
+ * waves keep the formula smooth, so that tables interpolate cleanly. */
+double mdl_slot_cycles(const cfg_config *c, const mdl_occupancy *o, double wg_lifetime_cycles)
+{
+    double later = o->waves > 1 ? o->waves - 1 : 0;
+    return wg_lifetime_cycles + later * (wg_lifetime_cycles + c->launch.wg_retire_cycles);
+}
+
+double mdl_alu_chain_cycles(const cfg_config *c, double instructions)
+{
+    return instructions * c->core.alu_latency_cycles;
+}
+
+double mdl_global_atomic_latency_cycles(const cfg_config *c)
+{
+    return c->coalesce.lsu_cycles_per_request + 2 * c->xbar.latency_cycles + c->l2.atomic_issue_cycles +
+           c->l2.atomic_latency_cycles;
+}
+
+double mdl_global_atomic_contended_latency_cycles(const cfg_config *c, double queued)
+{
+    double per_op = fmax(c->l2.same_address_cycles, c->l2.atomic_issue_cycles);
+    return mdl_global_atomic_latency_cycles(c) + (queued > 0 ? queued : 0) * per_op;
+}
+
+double mdl_shared_atomic_latency_cycles(const cfg_config *c)
+{
+    return c->smem.atomic_issue_cycles + c->smem.atomic_latency_cycles;
+}
+
+double mdl_shared_atomic_contended_cycles(const cfg_config *c, double lanes_per_word)
+{
+    double extra = lanes_per_word > 1 ? lanes_per_word - 1 : 0;
+    return c->smem.atomic_issue_cycles + extra * c->smem.same_word_cycles + c->smem.atomic_latency_cycles;
+}

@@ -1,0 +1,59 @@
+/* formulas_smem.c - shared-memory atomics (bank conflicts, same-word
+ * serialization), privatized histograms and the per-workgroup flush. */
+#include "formulas.h"
+
+#include <math.h>
+
+double mdl_nonzero_bins(double bins, double threads)
+{
+    return mdl_distinct(bins, threads);
+}
+
+/* The simulator's rule (engine.c): each distinct word costs its bank one
+ * pass plus same_word_cycles per extra lane on it; the worst bank sets the
+ * instruction's time.  Consecutive words up to the bank count never share
+ * a bank; beyond it the chosen words fall on banks at random. */
+double mdl_smem_warp_cycles(const cfg_config *c, double lanes, double words)
+{
+    double pass = c->smem.atomic_issue_cycles;
+    if (lanes <= 0)
+        return pass;
+    double d = mdl_distinct(words, lanes);
+    double per_word = lanes / d;
+    double banks = c->smem.bank_count;
+    double words_per_bank = words <= banks ? 1 : mdl_max_load(d, banks);
+    return words_per_bank * (pass + (per_word - 1) * c->smem.same_word_cycles);
+}
+
+/* One warp of the workgroup walks ceil(K / wg) strided iterations in the
+ * zeroing and the flush loop; the warps' shared atomics queue at their SM's
+ * shared-memory unit. */
+double mdl_privatized_histogram_cycles(const cfg_config *c, int wg, double bins, double *flush_ops)
+{
+    const cfg_core *k = &c->core;
+    double L = c->gpu.subgroup_size, warps = ceil(wg / L);
+    double iters = ceil(bins / wg);
+    double zero = iters * (mdl_alu_chain_cycles(c, 2) + 1);
+    double key = mdl_alu_chain_cycles(c, k->key_instructions + k->bin_instructions + k->address_instructions);
+    double local = warps * mdl_smem_warp_cycles(c, L, bins) + c->smem.atomic_latency_cycles;
+    double flush = iters * (c->smem.access_latency_cycles + mdl_alu_chain_cycles(c, 2 + k->address_instructions) + 1);
+    if (flush_ops)
+        *flush_ops = mdl_nonzero_bins(bins, wg);
+    return zero + 2 * k->barrier_cycles + key + local + flush + k->exit_cycles;
+}
+
+double mdl_workgroup_flush_cycles(const cfg_config *c, int wg)
+{
+    const cfg_core *k = &c->core;
+    double L = c->gpu.subgroup_size, warps = ceil(wg / L);
+    double key = mdl_alu_chain_cycles(c, k->key_instructions + 1);
+    double local = warps * mdl_smem_warp_cycles(c, L, 1) + c->smem.atomic_latency_cycles;
+    return key + local + k->barrier_cycles + c->smem.access_latency_cycles + 1 + k->exit_cycles;
+}
+
+double mdl_privatized_smem_busy_cycles(const cfg_config *c, int wg, double bins)
+{
+    double L = c->gpu.subgroup_size, warps = ceil(wg / L);
+    double passes = ceil(bins / L); /* strided stores and loads, one pass each */
+    return 2 * passes + warps * mdl_smem_warp_cycles(c, L, bins);
+}

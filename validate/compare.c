@@ -1,0 +1,120 @@
+/* compare.c - runs an engine over a dataset in parallel worker processes
+ * (fork: the engine is single-threaded and keeps no global state) and
+ * reduces the errors with GSL's statistics. */
+#include "compare.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void predict_row(const cfg_config *cfg, const val_row *r, val_engine_fn fn, val_prediction *out)
+{
+    atom_stats st;
+    char err[CFG_ERR_MAX];
+    memset(out, 0, sizeof *out);
+    int rc = fn(cfg, &r->params, &st, err);
+    if (rc) {
+        out->status = rc == 2 ? VAL_BAD_INPUT : VAL_FAILED;
+        snprintf(out->err, sizeof out->err, "%s", err);
+        out->time_us = NAN;
+        out->ape = NAN;
+        return;
+    }
+    out->time_us = st.time_us;
+    out->ape = fabs(st.time_us - r->time_us_median) / r->time_us_median;
+}
+
+int val_predict_all(const cfg_config *cfg, const val_dataset *d, val_engine_fn fn, int jobs, val_prediction *out,
+                    char err[CFG_ERR_MAX])
+{
+    if (jobs <= 1 || d->count < 2) {
+        for (size_t i = 0; i < d->count; i++)
+            predict_row(cfg, &d->rows[i], fn, &out[i]);
+        return 0;
+    }
+    size_t bytes = d->count * sizeof *out;
+    val_prediction *shared = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (shared == MAP_FAILED) {
+        snprintf(err, CFG_ERR_MAX, "cannot map shared memory for %d workers", jobs);
+        return -1;
+    }
+    fflush(NULL);
+    pid_t *pids = calloc((size_t)jobs, sizeof *pids);
+    int started = 0;
+    for (int j = 0; j < jobs && pids; j++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            /* rows striped across workers: expensive rows cluster by pattern */
+            for (size_t i = (size_t)j; i < d->count; i += (size_t)jobs)
+                predict_row(cfg, &d->rows[i], fn, &shared[i]);
+            _exit(0);
+        }
+        if (pid < 0)
+            break;
+        pids[started++] = pid;
+    }
+    int ok = started == jobs;
+    for (int j = 0; j < started; j++) {
+        int status;
+        if (waitpid(pids[j], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+            ok = 0;
+    }
+    free(pids);
+    if (ok)
+        memcpy(out, shared, bytes);
+    munmap(shared, bytes);
+    if (!ok) {
+        snprintf(err, CFG_ERR_MAX, "a worker process failed (started %d of %d)", started, jobs);
+        return -1;
+    }
+    return 0;
+}
+
+void val_summarize(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, int pattern,
+                   val_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    s->spearman = NAN;
+    double *ape = malloc(d->count * sizeof *ape);
+    double *meas = malloc(d->count * sizeof *meas);
+    double *pred = malloc(d->count * sizeof *pred);
+    double *work = malloc(2 * d->count * sizeof *work);
+    if (!ape || !meas || !pred || !work)
+        goto out;
+    double lo = INFINITY, hi = 0;
+    for (size_t i = 0; i < d->count; i++) {
+        if ((keep && !keep[i]) || (pattern >= 0 && (int)d->rows[i].params.pattern != pattern))
+            continue;
+        s->rows++;
+        if (pr[i].status != VAL_OK)
+            continue;
+        ape[s->ran] = pr[i].ape;
+        meas[s->ran] = d->rows[i].time_us_median;
+        pred[s->ran] = pr[i].time_us;
+        if (meas[s->ran] < lo)
+            lo = meas[s->ran];
+        if (meas[s->ran] > hi)
+            hi = meas[s->ran];
+        s->ran++;
+    }
+    if (s->ran) {
+        size_t n = (size_t)s->ran;
+        s->span = hi / lo;
+        if (s->span > 2.0 && n >= 3)
+            s->spearman = gsl_stats_spearman(meas, 1, pred, 1, n, work);
+        gsl_sort(ape, 1, n);
+        s->ape_median = gsl_stats_median_from_sorted_data(ape, 1, n);
+        s->ape_p90 = gsl_stats_quantile_from_sorted_data(ape, 1, n, 0.9);
+    }
+out:
+    free(ape);
+    free(meas);
+    free(pred);
+    free(work);
+}

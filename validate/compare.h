@@ -1,0 +1,37 @@
+/* compare.h - predictions for every measured row, and the error figures
+ * that say how close they come: median and 90th-percentile absolute
+ * percentage error and Spearman rank correlation, per pattern and overall. */
+#ifndef ATOM_VALIDATE_COMPARE_H
+#define ATOM_VALIDATE_COMPARE_H
+
+#include "../model/stats.h"
+#include "dataset.h"
+
+typedef int (*val_engine_fn)(const cfg_config *cfg, const pat_params *p, atom_stats *st, char err[CFG_ERR_MAX]);
+
+enum val_status { VAL_OK = 0, VAL_FAILED = 1, VAL_BAD_INPUT = 2 };
+
+typedef struct val_prediction {
+    double time_us;
+    double ape;                        /* |pred - meas| / meas */
+    int status;                        /* enum val_status */
+    char err[96];
+} val_prediction;
+
+/* Runs fn on every row, `jobs` rows at a time in worker processes. */
+int val_predict_all(const cfg_config *cfg, const val_dataset *d, val_engine_fn fn, int jobs, val_prediction *out,
+                    char err[CFG_ERR_MAX]);
+
+typedef struct val_summary {
+    int rows, ran;
+    double ape_median, ape_p90;
+    double spearman;                   /* NAN when the measured times span 2x or less */
+    double span;                       /* max / min measured time */
+} val_summary;
+
+/* Summary of the rows with keep[i] != 0 (all rows when keep is NULL) whose
+ * pattern is `pattern` (or every pattern when pattern < 0). */
+void val_summarize(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, int pattern,
+                   val_summary *s);
+
+#endif
