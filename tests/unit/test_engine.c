@@ -1,0 +1,496 @@
+/* test_engine.c - the event loop's mechanisms (sim/engine.c, with memsys.c
+ * behind it) against cases small enough to compute by hand: one atomic's
+ * round trip, the read-modify-write chain on one address, the atomic
+ * unit's issue rate, head-of-line blocking, CAS retry counts, occupancy and
+ * shared memory, the warp schedulers, shared-memory same-word
+ * serialization, the event budget and determinism. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+
+#include "sim_helpers.h"
+
+/* ---- one atomic, end to end -------------------------------------------
+
+ * counter, n = 32, wg = 32, one SM: one warp, one L2 op.  Its path:
+ *   kernel_overhead                          launch
+ *   + 17 x alu_latency                       key (12) and select (5) ALU work, dependent
+ *   + xbar                                   SM to slice
+ *   + dram_latency                           first touch of the line misses
+ *   + atomic_latency + xbar                  the reply back
+ * The warp itself exits right after issuing (the result is unused), so the
+ * kernel ends with the reply.  Defaults: 4000 + 68 + 200 + 500 + 60 + 200 = 5028. */
+static double one_atomic_cycles(double overhead, double alu, double xbar, double dram, double lat)
+{
+    return overhead + 17 * alu + xbar + dram + lat + xbar;
+}
+
+static void single_atomic_round_trip(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *overhead, *alu, *xbar, *dram, *lat;
+        double vo, va, vx, vd, vl;
+    } cases[] = {
+        { "launch.kernel_overhead_cycles=4000", "core.alu_latency_cycles=4", "xbar.latency_cycles=200",
+          "dram.latency_cycles=500", "l2.atomic_latency_cycles=60", 4000, 4, 200, 500, 60 },
+        { "launch.kernel_overhead_cycles=0", "core.alu_latency_cycles=2", "xbar.latency_cycles=100",
+          "dram.latency_cycles=0", "l2.atomic_latency_cycles=10", 0, 2, 100, 0, 10 },
+        { "launch.kernel_overhead_cycles=1000", "core.alu_latency_cycles=10", "xbar.latency_cycles=0",
+          "dram.latency_cycles=300", "l2.atomic_latency_cycles=1", 1000, 10, 0, 300, 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cfg_config c;
+        pat_params p;
+        th_config(&c, "gpu.sm_count=1", "core.key_instructions=12", "core.select_instructions=5", cases[i].overhead,
+                  cases[i].alu, cases[i].xbar, cases[i].dram, cases[i].lat, NULL);
+        th_params(&p, PAT_COUNTER, 32, 32);
+        atom_stats st = th_run(&c, &p);
+        double want = one_atomic_cycles(cases[i].vo, cases[i].va, cases[i].vx, cases[i].vd, cases[i].vl);
+        if (fabs(st.cycles - want) > 1e-9)
+            fail_msg("case %zu: %.1f cycles, computed %.1f", i, st.cycles, want);
+        assert_true(fabs(st.time_us - st.cycles / c.gpu.sm_clock_mhz) < 1e-9);
+        assert_true(st.atomic_instructions == 1 && st.l2_requests == 1 && st.l2_atomic_ops == 1);
+        assert_true(st.l2_misses == 1);
+        assert_true(st.workgroups == 1);
+    }
+}
+
+/* ---- the read-modify-write chain on one address ------------------------
+
+ * counter with merging off: every selected lane is one L2 op on the same
+ * word, so op k starts same_address_cycles after op k-1.  The kernel's time
+ * is a constant (launch, crossbar, DRAM miss, reply) plus n x that spacing.
+ * The slope between two n cancels the constant.  ALU work before the atomic
+ * is set to 0 instructions so that nothing else grows with n ahead of the
+ * first op (with it, the first atomic would wait behind every resident
+ * warp's ALU issue, adding a per-warp term to the slope).  What is left
+ * that grows with n — one issue slot and one port slot per extra warp — is
+ * hidden behind the chain, since one warp's 32 ops take 32 x S >= 3200
+ * cycles; so the slope should be S to within rounding.  Tolerance 1%:
+ * far below any mis-modelling (a missing dependency gives slope ~issue, a
+ * per-request extra of even 1 cycle per op shows as >1%). */
+static double slope_p(const cfg_config *c, const pat_params *base, uint64_t n1, uint64_t n2, double per)
+{
+    pat_params p = *base;
+    p.n = n1;
+    double t1 = th_run(c, &p).cycles;
+    p.n = n2;
+    double t2 = th_run(c, &p).cycles;
+    return (t2 - t1) / ((double)(n2 - n1) / per);
+}
+
+static double slope(const cfg_config *c, enum pat_id id, uint64_t n1, uint64_t n2, int wg, double per)
+{
+    pat_params p;
+    th_params(&p, id, n1, wg);
+    return slope_p(c, &p, n1, n2, per);
+}
+
+static void assert_near(double got, double want, double rel, const char *what)
+{
+    if (!(fabs(got - want) <= rel * fabs(want)))
+        fail_msg("%s: got %.4f, expected %.4f (within %.1f%%)", what, got, want, rel * 100);
+}
+
+static void same_address_chain_slope(void **state)
+{
+    (void)state;
+    cfg_config c;
+    for (int s = 100; s <= 200; s += 100) {
+        char sa[64];
+        snprintf(sa, sizeof sa, "l2.same_address_cycles=%d", s);
+        th_config(&c, "gpu.sm_count=1", sa, "core.key_instructions=0", "core.select_instructions=0", NULL);
+        th_merge(&c, 0);
+        /* per op: n threads = n ops */
+        assert_near(slope(&c, PAT_COUNTER, 256, 512, 32, 1), s, 0.01, "counter, merge off: cycles per op");
+        assert_near(slope(&c, PAT_COUNTER, 256, 1024, 128, 1), s, 0.01, "counter, merge off, wg 128: cycles per op");
+        /* merged: one op per warp, so S per 32 threads */
+        th_config(&c, "gpu.sm_count=1", sa, "core.key_instructions=0", "core.select_instructions=0", NULL);
+        th_merge(&c, 1);
+        th_set_if_known(&c, "l2.merged_lane_cycles=0");
+        assert_near(slope(&c, PAT_COUNTER, 256, 1024, 32, 32), s, 0.01, "counter, merged: cycles per warp");
+        /* distinct-lines with one address is the same chain (its 2 fixed
+         * ALU instructions per warp add 2/32 cycle per op at most) */
+        th_config(&c, "gpu.sm_count=1", sa, "core.key_instructions=0", "core.address_instructions=0", NULL);
+        th_merge(&c, 0);
+        pat_params p;
+        th_params(&p, PAT_DISTINCT_LINES, 0, 32);
+        p.addresses = 1;
+        assert_near(slope_p(&c, &p, 256, 512, 1), s, 0.01, "distinct-lines P=1, merge off: cycles per op");
+    }
+}
+
+/* Where the table has l2.merged_lane_cycles: an op that carries k merged
+ * lanes holds its address (k - 1) x merged_lane_cycles longer, so a chain
+ * of merged full warps advances S + 31 x merged_lane per warp; a warp that
+ * aggregated in software (compiler aggregation: one lane sends the sum)
+ * pays no such extra. */
+static void merged_lane_dependency(void **state)
+{
+    (void)state;
+    if (!cfg_find("l2", "merged_lane_cycles") || !cfg_find("coalesce", "compiler_aggregation"))
+        skip();
+    cfg_config c;
+    th_config(&c, "gpu.sm_count=1", "l2.same_address_cycles=100", "l2.merged_lane_cycles=3",
+              "core.key_instructions=0", "core.select_instructions=0", NULL);
+    th_merge(&c, 1);
+    assert_near(slope(&c, PAT_COUNTER, 256, 1024, 32, 32), 100 + 31 * 3, 0.01, "hardware-merged warp: cycles per warp");
+    th_merge(&c, 0);
+    th_set_if_known(&c, "coalesce.compiler_aggregation=1");
+    assert_near(slope(&c, PAT_COUNTER, 256, 1024, 32, 32), 100, 0.01, "compiler-aggregated warp: cycles per warp");
+}
+
+/* When the atomic unit's issue interval exceeds the dependency, the unit is
+ * the bottleneck: one op per atomic_issue_cycles on that slice. */
+static void issue_rate_slope(void **state)
+{
+    (void)state;
+    cfg_config c;
+    th_config(&c, "gpu.sm_count=1", "l2.same_address_cycles=1", "l2.atomic_issue_cycles=50",
+              "core.key_instructions=0", "core.select_instructions=0", NULL);
+    th_merge(&c, 0);
+    assert_near(slope(&c, PAT_COUNTER, 256, 512, 32, 1), 50, 0.01, "issue-bound counter: cycles per op");
+}
+
+/* Slices serve in parallel: 32 lines of a warp on 32 slices (mod hash: the
+ * buffer starts on a 1 MiB boundary, so line i goes to slice i) versus all
+ * on one slice.  Issue-bound (issue 50, no dependency), so per warp:
+ * 32 x 50 on one slice, 50 on 32 slices.  n from 32 to 64 warps, so that
+ * each slice's queue of work (>= 32 x 50 cycles) outlasts the first
+ * access's DRAM miss (500 cycles), which would otherwise hide part of it. */
+static void slices_in_parallel(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    th_params(&p, PAT_DISTINCT_LINES, 0, 32);
+    p.addresses = 32;
+    th_config(&c, "gpu.sm_count=1", "l2.slice_count=1", "l2.same_address_cycles=0", "l2.atomic_issue_cycles=50",
+              "core.key_instructions=0", "core.address_instructions=0", NULL);
+    assert_near(slope_p(&c, &p, 1024, 2048, 32), 32 * 50, 0.01, "one slice: cycles per warp of 32 lines");
+    /* 32 slices: the 50-cycle unit is no longer shared; a warp's 32 requests
+     * leave the SM's port at one per cycle (lsu 1), so the per-warp cost is
+     * max(50, 32 x 1) = 50 */
+    th_config(&c, "gpu.sm_count=1", "l2.slice_count=32", "l2.slice_hash=mod", "l2.same_address_cycles=0",
+              "l2.atomic_issue_cycles=50", "core.key_instructions=0", "core.address_instructions=0", NULL);
+    assert_near(slope_p(&c, &p, 1024, 2048, 32), 50, 0.01, "32 slices: cycles per warp of 32 lines");
+    /* where the table has l2.interleave_lines: 32 consecutive lines on one
+     * slice puts a warp's 32 lines back on one atomic unit */
+    if (cfg_find("l2", "interleave_lines")) {
+        th_set_if_known(&c, "l2.interleave_lines=32");
+        assert_near(slope_p(&c, &p, 1024, 2048, 32), 32 * 50, 0.01, "32-line interleave: cycles per warp");
+    }
+}
+
+/* Head-of-line blocking: two addresses A and B on one slice (distinct-lines,
+ * P = 2, merging off: each warp sends 16 ops to each line, as two
+ * requests).  Without HOL the two chains overlap: each address takes 16 ops
+ * x S per warp.  With HOL the slice holds B until A's chain has finished
+ * and the next warp's A until B's has: per warp, A's 15 gaps of S, one
+ * issue slot, B's 15 gaps, one issue slot = 2 x (15 S + issue). */
+static void hol_blocking_serializes_chains(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    th_params(&p, PAT_DISTINCT_LINES, 0, 32);
+    p.addresses = 2;
+    double per[2];
+    for (int hol = 0; hol <= 1; hol++) {
+        char h[64];
+        snprintf(h, sizeof h, "l2.hol_blocking=%d", hol);
+        th_config(&c, "gpu.sm_count=1", "l2.slice_count=1", "l2.same_address_cycles=100", h,
+                  "core.key_instructions=0", "core.address_instructions=0", NULL);
+        th_merge(&c, 0);
+        per[hol] = slope_p(&c, &p, 256, 512, 32);
+    }
+    assert_near(per[0], 16 * 100, 0.01, "no HOL: cycles per warp");
+    assert_near(per[1], 2 * (15 * 100 + 1), 0.01, "HOL: cycles per warp");
+}
+
+/* ---- compare-and-swap loops ---------------------------------------------
+
+ * k lanes of one warp CAS one word; each round exactly one succeeds (the
+ * first lane in order), the others see the new value and retry: k + (k-1)
+ * + ... + 1 = k(k+1)/2 attempts, k(k+1)/2 - k failures. */
+static void cas_round_counts(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    th_config(&c, "gpu.sm_count=1", NULL);
+
+    th_params(&p, PAT_CAS_APPEND, 32, 32);
+    atom_stats st = th_run(&c, &p);
+    assert_int_equal((int)st.cas_attempts, 32 * 33 / 2); /* 528 */
+    assert_int_equal((int)st.cas_failures, 528 - 32);
+
+    /* S = 0.5: 17 of the ids 0..31 are selected (see test_params.c) */
+    p.selectivity = 0.5;
+    st = th_run(&c, &p);
+    assert_int_equal((int)th_selected(32, 0.5), 17);
+    assert_int_equal((int)st.cas_attempts, 17 * 18 / 2);
+    assert_int_equal((int)st.cas_failures, 17 * 18 / 2 - 17);
+
+    /* sub-word CAS histograms with one bin: all 32 lanes on one word */
+    for (int id = PAT_HISTOGRAM_U8_CAS; id <= PAT_HISTOGRAM_U16_CAS; id++) {
+        th_params(&p, (enum pat_id)id, 32, 32);
+        p.bins = 1;
+        st = th_run(&c, &p);
+        assert_int_equal((int)st.cas_attempts, 528);
+        assert_int_equal((int)st.cas_failures, 496);
+    }
+
+    /* merge_cas folds a CAS instruction's same-address lanes into one L2 op,
+     * but every lane still attempts: the counts are unchanged, the ops are
+     * one per CAS instruction (32 rounds) plus the initial read */
+    th_config(&c, "gpu.sm_count=1", "coalesce.merge_cas=1", NULL);
+    th_params(&p, PAT_CAS_APPEND, 32, 32);
+    st = th_run(&c, &p);
+    assert_int_equal((int)st.cas_attempts, 528);
+    assert_int_equal((int)st.cas_failures, 496);
+    assert_int_equal((int)st.l2_atomic_ops, 33);
+    assert_int_equal((int)st.atomic_instructions, 33);
+}
+
+/* ---- occupancy and shared memory ----------------------------------------
+
+ * Resident workgroups per SM = min(max_wg_per_sm, max_threads / wg,
+ * max_warps / warps_per_wg, smem_per_sm / (smem + reserved)).  Defaults:
+ * 32, 2048 threads, 64 warps, 233472 bytes, 1024 reserved.  wg = 256:
+ * 8 by threads and warps; by shared memory 233472 / 1024 = 228 (0 bytes),
+ * / 17408 = 13, / 33792 = 6, / 41024 = 5, / 50176 = 4. */
+static void occupancy_by_shared_memory(void **state)
+{
+    (void)state;
+    static const struct { uint32_t smem; int occ; } rows[] = {
+        { 0, 8 }, { 16384, 8 }, { 32768, 6 }, { 40000, 5 }, { 49152, 4 },
+    };
+    cfg_config c;
+    pat_params p;
+    th_config(&c, "gpu.sm_count=2", NULL);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        th_params(&p, PAT_STORE, 4096, 256);
+        p.smem_per_wg = rows[i].smem;
+        atom_stats st = th_run(&c, &p);
+        if ((int)st.wg_per_sm != rows[i].occ)
+            fail_msg("--smem-per-wg %u: wg_per_sm %g, computed %d", rows[i].smem, st.wg_per_sm, rows[i].occ);
+        assert_true(st.workgroups == 16);
+        assert_true(fabs(st.waves - 16.0 / (2 * rows[i].occ)) < 1e-12);
+    }
+    /* other limits: wg 1024 -> 2 by threads; wg 32 -> 32 workgroup slots;
+     * histogram-shared's own 4 x 4096 bytes -> 233472 / 17408 = 13 at wg 64 */
+    th_params(&p, PAT_STORE, 4096, 1024);
+    assert_int_equal((int)th_run(&c, &p).wg_per_sm, 2);
+    th_params(&p, PAT_STORE, 4096, 32);
+    assert_int_equal((int)th_run(&c, &p).wg_per_sm, 32);
+    th_params(&p, PAT_HISTOGRAM_SHARED, 4096, 64);
+    p.bins = 4096;
+    assert_int_equal((int)th_run(&c, &p).wg_per_sm, 13);
+    p.smem_per_wg = 100; /* below the pattern's own need: no effect */
+    assert_int_equal((int)th_run(&c, &p).wg_per_sm, 13);
+}
+
+/* Fewer resident workgroups can only lengthen a run whose time is latency,
+ * not contention or a saturated unit: the same work in more waves, with
+ * less latency hidden.  Not in this list, because they may legitimately
+ * get (slightly) faster with fewer resident warps: contended patterns (CAS
+ * loops, hot addresses: fewer contenders), and throughput-bound ones
+ * (distinct-lines with many lines saturates the SM's memory port, reduce
+ * the SM's shared atomic unit), where occupancy only reorders the work. */
+static void occupancy_never_speeds_up_latency_bound_runs(void **state)
+{
+    (void)state;
+    static const uint32_t smem[] = { 0, 16384, 32768, 40000, 49152 };
+    static const enum pat_id pats[] = { PAT_STORE, PAT_COMPACTION, PAT_HISTOGRAM_SHARED, PAT_BITMASK,
+                                        PAT_COUNTER_AGGREGATED };
+    cfg_config c;
+    th_config(&c, "gpu.sm_count=2", NULL);
+    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++) {
+        double prev = 0, prev_occ = 1e9;
+        for (size_t k = 0; k < sizeof smem / sizeof smem[0]; k++) {
+            pat_params p;
+            th_params(&p, pats[i], 16384, 256);
+            p.smem_per_wg = smem[k];
+            atom_stats st = th_run(&c, &p);
+            assert_true(st.wg_per_sm <= prev_occ);
+            if (st.cycles < prev)
+                fail_msg("%s: --smem-per-wg %u (%g wg/SM) took %.0f cycles, less than %.0f with more occupancy",
+                         pat_name(pats[i]), smem[k], st.wg_per_sm, st.cycles, prev);
+            prev = st.cycles;
+            prev_occ = st.wg_per_sm;
+        }
+    }
+}
+
+static void bad_launch_shapes_are_input_errors(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    atom_stats st;
+    char err[CFG_ERR_MAX];
+    th_config(&c, "gpu.sm_count=1", NULL);
+
+    th_params(&p, PAT_COUNTER, 1024, 256);
+    p.smem_per_wg = 49153; /* one byte over gpu.max_smem_per_wg_bytes */
+    assert_int_equal(sim_run(&c, &p, &st, err), 2);
+    assert_non_null(strstr(err, "max_smem_per_wg_bytes"));
+    p.smem_per_wg = 49152;
+    assert_int_equal(sim_run(&c, &p, &st, err), 0);
+
+    th_params(&p, PAT_HISTOGRAM_SHARED, 1024, 256);
+    p.bins = 12289; /* 49156 bytes of bins */
+    assert_int_equal(sim_run(&c, &p, &st, err), 2);
+    assert_non_null(strstr(err, "bins"));
+
+    th_params(&p, PAT_COUNTER, 1024, 48);
+    assert_int_equal(sim_run(&c, &p, &st, err), 2);
+    assert_non_null(strstr(err, "48"));
+    th_params(&p, PAT_COUNTER, 1024, 2048);
+    assert_int_equal(sim_run(&c, &p, &st, err), 2);
+    assert_non_null(strstr(err, "max_wg_size"));
+
+    /* nothing fits: 2 KiB of shared memory per SM, 1 KiB reserved + 2 KiB asked */
+    th_config(&c, "gpu.sm_count=1", "gpu.max_smem_per_wg_bytes=2048", "gpu.smem_per_sm_bytes=2048", NULL);
+    th_params(&p, PAT_COUNTER, 1024, 256);
+    p.smem_per_wg = 2048;
+    assert_int_equal(sim_run(&c, &p, &st, err), 2);
+
+    th_params(&p, PAT_COUNTER, 0, 256);
+    assert_int_equal(sim_run(&c, &p, &st, err), 2);
+}
+
+/* ---- warp schedulers -----------------------------------------------------
+
+ * An SM with 4 schedulers issues 4 instructions per cycle whichever way its
+ * resident warps are grouped into workgroups.  store with S = 0 is pure ALU
+ * work: 32 warps x (1000 + 5 + 3) instructions at 1 cycle latency on one SM,
+ * all resident at once in every case below, is 32 x 1008 / 4 = 8064 cycles
+ * of issue after the 4000-cycle launch, whether the workgroups hold 1, 2 or
+ * 4 warps. */
+static void schedulers_shared_by_all_resident_warps(void **state)
+{
+    (void)state;
+    cfg_config c;
+    th_config(&c, "gpu.sm_count=1", "gpu.schedulers_per_sm=4", "core.key_instructions=1000",
+              "core.alu_latency_cycles=1", NULL);
+    double want = 4000 + 32 * 1008 / 4;
+    for (int wg = 32; wg <= 128; wg *= 2) {
+        pat_params p;
+        th_params(&p, PAT_STORE, 1024, wg);
+        p.selectivity = 0;
+        atom_stats st = th_run(&c, &p);
+        assert_true(st.wg_per_sm * wg >= 1024); /* one wave */
+        if (fabs(st.cycles - want) > 0.02 * want)
+            fail_msg("wg %d (%d warps per workgroup): %.0f cycles, expected ~%.0f (32 warps on 4 schedulers); "
+                     "%.1f schedulers' worth of issue",
+                     wg, wg / 32, st.cycles, want, 32 * 1008 / (st.cycles - 4000));
+    }
+}
+
+/* ---- shared-memory atomics ------------------------------------------------
+
+ * reduce: all lanes of a warp add to one shared word, so each extra lane
+ * costs same_word_cycles: 31 x same_word per warp instruction. */
+static void shared_same_word_serialization(void **state)
+{
+    (void)state;
+    for (int sw = 0; sw <= 3; sw++) {
+        char a[64];
+        snprintf(a, sizeof a, "smem.same_word_cycles=%d", sw);
+        cfg_config c;
+        th_config(&c, "gpu.sm_count=1", a, NULL);
+        pat_params p;
+        th_params(&p, PAT_REDUCE, 64, 64);
+        atom_stats st = th_run(&c, &p);
+        assert_int_equal((int)st.smem_atomic_instructions, 2);
+        assert_true(fabs(st.smem_conflict_cycles - 2 * 31 * sw) < 1e-9);
+        /* and the workgroup's one global add */
+        assert_int_equal((int)st.atomic_instructions, 1);
+        assert_int_equal((int)st.l2_atomic_ops, 1);
+    }
+}
+
+/* ---- the event budget -------------------------------------------------- */
+
+static void event_budget(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    atom_stats st;
+    char err[CFG_ERR_MAX], a[64];
+    th_config(&c, "gpu.sm_count=1", NULL);
+    th_params(&p, PAT_COUNTER, 256, 64);
+    st = th_run(&c, &p);
+    double events = st.events;
+    assert_true(events > 10);
+    /* exactly enough: runs */
+    snprintf(a, sizeof a, "sim.max_events=%.0f", events);
+    th_config(&c, "gpu.sm_count=1", a, NULL);
+    assert_int_equal(sim_run(&c, &p, &st, err), 0);
+    /* one short: fails (1, not 2: the input was fine) and names the budget */
+    snprintf(a, sizeof a, "sim.max_events=%.0f", events - 1);
+    th_config(&c, "gpu.sm_count=1", a, NULL);
+    assert_int_equal(sim_run(&c, &p, &st, err), 1);
+    assert_non_null(strstr(err, "sim.max_events"));
+    /* the same through the handle API */
+    sim_engine *e;
+    assert_int_equal(sim_engine_open(&c, &p, &e, err), 0);
+    assert_int_equal(sim_engine_run(e, &st), 1);
+    assert_non_null(strstr(sim_engine_error(e), "sim.max_events"));
+    sim_engine_close(e);
+}
+
+/* ---- determinism -------------------------------------------------------- */
+
+static void same_input_same_numbers(void **state)
+{
+    (void)state;
+    static const enum pat_id pats[] = { PAT_COUNTER, PAT_CAS_APPEND, PAT_HISTOGRAM_U8_CAS, PAT_HISTOGRAM_SHARED,
+                                        PAT_COMPACTION };
+    cfg_config c;
+    th_config(&c, "gpu.sm_count=3", NULL);
+    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++) {
+        pat_params p;
+        th_params(&p, pats[i], 1000, 96);
+        p.selectivity = 0.7;
+        p.bins = 7;
+        atom_stats a = th_run(&c, &p), b = th_run(&c, &p);
+        if (memcmp(&a, &b, sizeof a))
+            fail_msg("%s: two identical runs differ", pat_name(pats[i]));
+        /* another seed changes only arbitration: still a correct run, and
+         * for the counter the op counts cannot depend on it */
+        p.seed = 12345;
+        atom_stats d = th_run(&c, &p);
+        if (pats[i] == PAT_COUNTER)
+            assert_true(d.l2_atomic_ops == a.l2_atomic_ops && d.atomic_instructions == a.atomic_instructions);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(single_atomic_round_trip),
+        cmocka_unit_test(same_address_chain_slope),
+        cmocka_unit_test(merged_lane_dependency),
+        cmocka_unit_test(issue_rate_slope),
+        cmocka_unit_test(slices_in_parallel),
+        cmocka_unit_test(hol_blocking_serializes_chains),
+        cmocka_unit_test(cas_round_counts),
+        cmocka_unit_test(occupancy_by_shared_memory),
+        cmocka_unit_test(occupancy_never_speeds_up_latency_bound_runs),
+        cmocka_unit_test(bad_launch_shapes_are_input_errors),
+        cmocka_unit_test(schedulers_shared_by_all_resident_warps),
+        cmocka_unit_test(shared_same_word_serialization),
+        cmocka_unit_test(event_budget),
+        cmocka_unit_test(same_input_same_numbers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
