@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# cli_errors.sh - every kind of bad usage or input to `atomsim` fails the
+# way DESIGN.md's CLI contract says: exactly one line on stderr that names
+# the culprit, nothing on stdout, exit status 2; a run that fails (event
+# budget) exits 1 and names the budget.  ATOMSIM may name the binary.
+set -u
+cd "$(dirname "$0")/.."
+A=${ATOMSIM:-build/atomsim}
+D=tests/data
+tmp=$(mktemp -d)
+trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+# expect NAME STATUS REGEX COMMAND...: the exit status, one stderr line
+# matching REGEX (grep -E), empty stdout.
+expect() {
+    local name=$1 want=$2 re=$3 got=0
+    shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || got=$?
+    local lines
+    lines=$(wc -l <"$tmp/err")
+    if [ "$got" -eq "$want" ] && [ "$lines" -eq 1 ] && grep -Eq -- "$re" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+        pass=$((pass + 1))
+        echo "ok   $name"
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name: exit $got (want $want), $lines stderr lines (want 1 matching /$re/), $(wc -c <"$tmp/out") bytes on stdout"
+        sed 's/^/       stderr: /' "$tmp/err" | head -5
+        head -c 300 "$tmp/out" | sed 's/^/       stdout: /'
+    fi
+}
+
+run() { "$A" run --pattern counter --n 1024 "$@"; }
+
+if [ ! -x "$A" ]; then
+    echo "FAIL $A is not built"
+    exit 1
+fi
+
+# --- names: pattern, subcommand, option, format, engine ----------------
+expect "unknown pattern" 2 "nope" "$A" run --pattern nope --n 1024
+expect "unknown subcommand" 2 "frobnicate" "$A" frobnicate
+expect "unknown option" 2 "--bogus" run --bogus 1
+expect "missing --pattern" 2 "--pattern" "$A" run --n 1024
+expect "unknown --format" 2 "xml" run --format xml
+expect "unknown --engine" 2 "gpu" run --engine gpu
+expect "unexpected argument" 2 "stray" run stray
+
+# --- config files ---------------------------------------------------------
+expect "unknown config key (file:line, key)" 2 "bad_unknown_key\.ini:3:.*sm_cuont" run --config $D/bad_unknown_key.ini
+expect "unknown config section (file:line, section)" 2 "bad_unknown_section\.ini:4:.*gpux" run --config $D/bad_unknown_section.ini
+expect "malformed config line (file:line)" 2 "bad_malformed\.ini:3:" run --config $D/bad_malformed.ini
+expect "config value out of range (file:line, key)" 2 "bad_range\.ini:2:.*gpu\.sm_count" run --config $D/bad_range.ini
+expect "config garbage number (file:line, value)" 2 "bad_number\.ini:3:.*12abc" run --config $D/bad_number.ini
+expect "config cross-field check" 2 "max_wg_size" run --config $D/bad_cross_field.ini
+expect "first of two config errors: its line, its text" 2 "bad_two_errors\.ini:3: .*malformed" run --config $D/bad_two_errors.ini
+expect "missing config file (named)" 2 "$tmp/none\.ini" run --config "$tmp/none.ini"
+# A directory opens for reading but is no config (and root can read any
+# mode-000 file, so this is the unreadable case that holds for everyone).
+expect "unreadable config: a directory" 2 "$tmp" run --config "$tmp"
+if [ "$(id -u)" -ne 0 ]; then
+    cp $D/tiny.ini "$tmp/noread.ini"
+    chmod 000 "$tmp/noread.ini"
+    expect "unreadable config: mode 000" 2 "noread\.ini" run --config "$tmp/noread.ini"
+else
+    echo "skip unreadable config: mode 000 (running as root, which reads it anyway)"
+fi
+
+# --- -p overrides -----------------------------------------------------------
+expect "-p unknown key" 2 "gpu\.sm_cuont" run -p gpu.sm_cuont=4
+expect "-p unknown section" 2 "gpux" run -p gpux.sm_count=4
+expect "-p without =" 2 "gpu\.sm_count" run -p gpu.sm_count
+expect "-p without section" 2 "sm_count" run -p sm_count=4
+expect "-p sm_count=0 out of range" 2 "gpu\.sm_count.*range" run -p gpu.sm_count=0
+expect "-p garbage number" 2 "12abc" run -p gpu.sm_count=12abc
+expect "-p not an integer" 2 "4\.5" run -p gpu.sm_count=4.5
+expect "-p bad boolean" 2 "maybe" run -p l2.hol_blocking=maybe
+expect "-p bad enum" 2 "crc" run -p l2.slice_hash=crc
+expect "-p cross-field check" 2 "subgroup_size" run -p gpu.subgroup_size=48
+
+# --- pattern flags out of range ----------------------------------------------
+expect "--bins 0" 2 "--bins" run --bins 0
+expect "--bins above the limit" 2 "--bins" run --bins 16777217
+expect "--selectivity 1.5" 2 "--selectivity" run --selectivity 1.5
+expect "--selectivity -0.1" 2 "--selectivity" run --selectivity -0.1
+expect "--hot 2" 2 "--hot" run --hot 2
+expect "--n 0" 2 "--n" "$A" run --pattern counter --n 0
+expect "--n above 2^30" 2 "--n" "$A" run --pattern counter --n 1073741825
+expect "--addresses 0" 2 "--addresses" run --addresses 0
+expect "--wg 48 (not a multiple of 32)" 2 "48" run --wg 48
+expect "--wg 2048 (above gpu.max_wg_size)" 2 "2048" run --wg 2048
+expect "--wg 0" 2 "--wg" run --wg 0
+expect "--smem-per-wg above the limit" 2 "max_smem_per_wg_bytes" run --smem-per-wg 49153
+expect "histogram-shared bins above shared memory" 2 "max_smem_per_wg_bytes" \
+    "$A" run --pattern histogram-shared --n 1024 --bins 20000
+
+# --- garbage numbers in flags ---------------------------------------------------
+expect "--n 12abc" 2 "12abc" "$A" run --pattern counter --n 12abc
+expect "--wg 12abc" 2 "12abc" run --wg 12abc
+expect "--bins 12abc" 2 "12abc" run --bins 12abc
+expect "--selectivity 0.5x" 2 "0\.5x" run --selectivity 0.5x
+expect "--seed 12abc" 2 "12abc" run --seed 12abc
+expect "--smem-per-wg 12abc" 2 "12abc" run --smem-per-wg 12abc
+expect "--n -5" 2 "--n" "$A" run --pattern counter --n -5
+
+# --- config subcommand -------------------------------------------------------
+expect "config --dump of a bad file" 2 "bad_range\.ini:2:" "$A" config --config $D/bad_range.ini --dump
+expect "config bad -p" 2 "gpu\.nope" "$A" config -p gpu.nope=1 --dump
+
+# --- a run that fails: exit 1, the budget named -------------------------------
+expect "event budget exceeded" 1 "sim\.max_events" run -p sim.max_events=10
+expect "event budget exceeded (csv)" 1 "sim\.max_events" run -p sim.max_events=10 --format csv
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

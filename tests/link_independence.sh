@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# link_independence.sh - DESIGN.md's one-way data flow, checked on the
+# built objects: the simulator (sim/*.o, sim/patterns/*.o) references no
+# symbol of the analytical model (mdl_*) and none of the validation code
+# (val_*, vkb_*), so its numbers never come from the model's formulas; the
+# model references nothing of the simulator.  The sources of sim/ include
+# only the model's shared-type headers (a static inline formula in a header
+# would leave no symbol for nm to see).  A positive control shows nm does
+# see mdl_ references where they belong (the CLI, which dispatches
+# --engine model).  ATOMSIM names the binary; its objects are beside it.
+set -u
+cd "$(dirname "$0")/.."
+A=${ATOMSIM:-build/atomsim}
+OBJ=$(dirname "$A")/obj
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+shopt -s nullglob
+sim_objs=("$OBJ"/sim/*.o "$OBJ"/sim/patterns/*.o)
+model_objs=("$OBJ"/model/*.o)
+cli_objs=("$OBJ"/sim/cli/*.o)
+if ! command -v nm >/dev/null; then
+    echo "FAIL nm not found (binutils)"
+    exit 1
+fi
+if [ ${#sim_objs[@]} -lt 10 ] || [ ${#model_objs[@]} -lt 1 ] || [ ${#cli_objs[@]} -lt 1 ]; then
+    echo "FAIL objects missing under $OBJ (build first: make $A)"
+    exit 1
+fi
+echo "     ${#sim_objs[@]} simulator objects, ${#model_objs[@]} model objects under $OBJ"
+
+# undefined symbols of a set of objects, "object: symbol" per line
+undefined() { for o in "$@"; do nm -u "$o" | awk -v o="${o#"$OBJ"/}" '{print o ": " $NF}'; done; }
+
+# positive control: the CLI calls the model, and nm shows it
+if undefined "${cli_objs[@]}" | grep -q ': mdl_'; then
+    ok "control: nm sees the CLI's references to mdl_*"
+else
+    bad "control: no mdl_ reference in the CLI objects, so this test could not see one either"
+fi
+
+hits=$(undefined "${sim_objs[@]}" | grep -E ': mdl_')
+if [ -z "$hits" ]; then ok "simulator objects reference no mdl_* symbol"; else bad "simulator calls the model:"; echo "$hits" | sed 's/^/       /'; fi
+
+hits=$(undefined "${sim_objs[@]}" | grep -E ': (val|vkb)_')
+if [ -z "$hits" ]; then ok "simulator objects reference no validate/ symbol"; else bad "simulator calls validate/:"; echo "$hits" | sed 's/^/       /'; fi
+
+hits=$(undefined "${model_objs[@]}" | grep -E ': (sim_|mem_|val_|vkb_|prn_|cli_)')
+if [ -z "$hits" ]; then ok "model objects reference no simulator, validate/ or CLI symbol"; else bad "model calls outside itself:"; echo "$hits" | sed 's/^/       /'; fi
+
+# source level: sim/ includes from model/ only config.h, params.h, stats.h
+hits=$(grep -nE '#include[[:space:]]*"[^"]*model/' sim/*.c sim/*.h sim/patterns/*.c sim/patterns/*.h |
+    grep -vE 'model/(config|params|stats)\.h"')
+if [ -z "$hits" ]; then ok "sim/ sources include only the model's shared-type headers"; else bad "sim/ includes model code:"; echo "$hits" | sed 's/^/       /'; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
