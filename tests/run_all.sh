@@ -16,8 +16,14 @@ for t in "${units[@]}" "${scripts[@]}"; do
   rc=$?
   secs=$(( $(date +%s) - start ))
   if [ $rc = 0 ]; then pass=$((pass+1)); echo "ok   $name (${secs}s)";
-  else fail=$((fail+1)); failed+=("$name"); echo "FAIL $name (exit $rc, ${secs}s)"; tail -n 30 "$log/$name.log" | sed 's/^/     /'; fi
+  else
+    fail=$((fail+1)); failed+=("$name"); echo "FAIL $name (exit $rc, ${secs}s)"
+    # the failing checks (scripts print "FAIL ...", cmocka "ERROR: ..." and
+    # "[  ERROR   ]"), then the log's last lines (the counts)
+    grep -E -A2 '^(FAIL |ERROR: |\[  ERROR )' "$log/$name.log" | grep -v '^\[ RUN' | head -n 60 | sed 's/^/     /'
+    tail -n 2 "$log/$name.log" | sed 's/^/     /'
+  fi
 done
 echo
-echo "tests: $pass passed, $fail failed"
+echo "tests: $pass passed, $fail failed${failed:+ (${failed[*]})}"
 [ $fail = 0 ]
