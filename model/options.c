@@ -41,7 +41,7 @@ static const cfg_option options[] = {
     { "core", "barrier_cycles", CFG_DOUBLE, OFF(core.barrier_cycles), 0, 1e6, "20", "cycles", 1, NULL, "last arrival to release of a workgroup barrier" },
     { "core", "exit_cycles", CFG_DOUBLE, OFF(core.exit_cycles), 0, 1e6, "20", "cycles", 1, NULL, "warp teardown" },
 
-    { "coalesce", "line_bytes", CFG_INT, OFF(coalesce.line_bytes), 4, 4096, "128", "bytes", 0, NULL, "one request per distinct line of a warp instruction" },
+    { "coalesce", "line_bytes", CFG_INT, OFF(coalesce.line_bytes), 32, 1024, "128", "bytes", 0, NULL, "one request per distinct line of a warp instruction" },
     { "coalesce", "merge_rule", CFG_ENUM, OFF(coalesce.merge_rule), 0, 2, "uniform", "", 1, merge_names, "add/or lanes merged into one L2 op: none; uniform (only when every lane has one address); per_address" },
     { "coalesce", "compiler_aggregation", CFG_BOOL, OFF(coalesce.compiler_aggregation), 0, 1, "1", "", 1, NULL, "an add on a compile-time uniform address is aggregated in the warp (one lane sends the sum)" },
     { "coalesce", "merge_cas", CFG_BOOL, OFF(coalesce.merge_cas), 0, 1, "0", "", 1, NULL, "same-address CAS lanes of one instruction resolve as one L2 op" },
@@ -51,14 +51,14 @@ static const cfg_option options[] = {
 
     { "l2", "slice_count", CFG_INT, OFF(l2.slice_count), 1, 4096, "80", "slices", 1, NULL, "L2 slices, each with an atomic unit" },
     { "l2", "slice_hash", CFG_ENUM, OFF(l2.slice_hash), 0, 1, "xor", "", 0, hash_names, "line to slice: mod (line % slices) or xor (folded line bits)" },
-    { "l2", "atomic_issue_cycles", CFG_DOUBLE, OFF(l2.atomic_issue_cycles), 0.01, 1e4, "1", "cycles", 1, NULL, "atomic unit: cycles between two ops it starts" },
+    { "l2", "atomic_issue_cycles", CFG_DOUBLE, OFF(l2.atomic_issue_cycles), 0.01, 1e4, "1", "cycles", 1, NULL, "atomic unit: cycles per pass over one 32-byte sector of a request" },
     { "l2", "same_address_cycles", CFG_DOUBLE, OFF(l2.same_address_cycles), 0, 1e5, "2", "cycles", 1, NULL, "read-modify-write dependency between ops on one address" },
     { "l2", "merged_lane_cycles", CFG_DOUBLE, OFF(l2.merged_lane_cycles), 0, 1e4, "0", "cycles", 1, NULL, "extra same-address dependency per additional lane merged into one op" },
     { "l2", "interleave_lines", CFG_INT, OFF(l2.interleave_lines), 1, 1 << 16, "1", "lines", 1, NULL, "consecutive lines that map to one slice before hashing" },
     { "l2", "atomic_latency_cycles", CFG_DOUBLE, OFF(l2.atomic_latency_cycles), 0, 1e5, "60", "cycles", 1, NULL, "op start to its reply leaving the slice" },
     { "l2", "store_issue_cycles", CFG_DOUBLE, OFF(l2.store_issue_cycles), 0, 1e4, "1", "cycles", 1, NULL, "slice cycles per line store" },
     { "l2", "queue_depth_requests", CFG_INT, OFF(l2.queue_depth_requests), 1, 1 << 20, "64", "requests", 1, NULL, "requests a slice queues before it stalls senders" },
-    { "l2", "hol_blocking", CFG_BOOL, OFF(l2.hol_blocking), 0, 1, "0", "", 1, NULL, "an op waiting on its address blocks the ops behind it" },
+    { "l2", "hol_blocking", CFG_BOOL, OFF(l2.hol_blocking), 0, 1, "0", "", 1, NULL, "a request waiting on its addresses blocks the requests behind it" },
     { "l2", "size_bytes", CFG_DOUBLE, OFF(l2.size_bytes), 1024, 1e12, "52428800", "bytes", 0, NULL, "L2 capacity" },
 
     { "dram", "latency_cycles", CFG_DOUBLE, OFF(dram.latency_cycles), 0, 1e6, "500", "cycles", 1, NULL, "L2 miss to data" },

@@ -41,6 +41,8 @@ struct sim_engine {
     sim_warp *warps;
     double *warp_mem_done;   /* last shared-memory op of each warp completes */
     double *bar_arrive;
+    sim_op *saved_ops;       /* a memory op waiting for its SM's port, per warp */
+    unsigned char *pending;
     double *sched_free;
     double *smem_free;
     uint32_t *smem;          /* the pattern's shared words, per slot */
@@ -186,11 +188,13 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     e->warps = calloc((size_t)e->nwarps, sizeof *e->warps);
     e->warp_mem_done = calloc((size_t)e->nwarps, sizeof(double));
     e->bar_arrive = calloc((size_t)e->nwarps, sizeof(double));
+    e->saved_ops = malloc((size_t)e->nwarps * sizeof *e->saved_ops);
+    e->pending = calloc((size_t)e->nwarps, 1);
     e->sched_free = calloc((size_t)e->sm_count * (size_t)e->schedulers, sizeof(double));
     e->smem_free = calloc((size_t)e->sm_count, sizeof(double));
     e->smem = calloc((size_t)e->nslots * (size_t)e->smem_words_alloc, sizeof(uint32_t));
     e->heap = calloc((size_t)e->nwarps, sizeof *e->heap);
-    if (!e->slots || !e->warps || !e->warp_mem_done || !e->bar_arrive || !e->sched_free || !e->smem_free || !e->smem ||
+    if (!e->slots || !e->warps || !e->warp_mem_done || !e->bar_arrive || !e->saved_ops || !e->pending || !e->sched_free || !e->smem_free || !e->smem ||
         !e->heap) {
         sim_engine_close(e);
         snprintf(err, CFG_ERR_MAX, "out of memory for %d resident warps", e->nwarps);
@@ -214,6 +218,8 @@ void sim_engine_close(sim_engine *e)
     free(e->warps);
     free(e->warp_mem_done);
     free(e->bar_arrive);
+    free(e->saved_ops);
+    free(e->pending);
     free(e->sched_free);
     free(e->smem_free);
     free(e->smem);
@@ -362,8 +368,13 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
         double *sched = &e->sched_free[sm * e->schedulers + (int)(wp->warp_in_wg % (uint32_t)e->schedulers)];
         double ready, st, sent, done;
 
-        op->mask = 0;
-        e->pat->step(&e->ctx, wp, op);
+        if (e->pending[w]) { /* replay the memory op the port turned away */
+            e->pending[w] = 0;
+            *op = e->saved_ops[w];
+        } else {
+            op->mask = 0;
+            e->pat->step(&e->ctx, wp, op);
+        }
         switch (op->kind) {
         case SIM_OP_ALU: {
             double n = op->instructions;
@@ -376,6 +387,15 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
         }
         case SIM_OP_GATOMIC:
         case SIM_OP_GSTORE:
+            if (mem_port_free(e->mem, sm) > t) {
+                /* the SM's memory port is still sending: retry when free */
+                double when = mem_port_free(e->mem, sm);
+                e->st.stall_backpressure_cycles += when - t;
+                e->saved_ops[w] = *op;
+                e->pending[w] = 1;
+                heap_push(e, when, (uint32_t)w);
+                continue;
+            }
             st = t > *sched ? t : *sched;
             *sched = st + 1;
             e->st.stall_issue_cycles += st - t;

@@ -37,7 +37,7 @@ typedef struct buffer {
 
 struct mem_sys {
     const cfg_config *cfg;
-    int nslices, qdepth, line_shift;
+    int nslices, qdepth, line_shift, line_bytes;
     double xbar, lsu, issue, same_addr, atom_lat, store_issue, dram_lat, dram_bpc;
     int merge_rule, merge_cas, compiler_agg, hol, hash, interleave;
     double merged_lane;
@@ -45,7 +45,7 @@ struct mem_sys {
     double *port_free;    /* per SM memory port */
     uint64_t *tags;       /* direct-mapped L2 residency, line + 1 */
     uint64_t ntags;
-    double dram_free;
+    double dram_bytes;     /* moved so far, for the bandwidth bound */
     buffer buf[SIM_MAX_BUFFERS];
     int nbuf;
     /* scratch for grouping one warp instruction */
@@ -82,6 +82,7 @@ int mem_open(const cfg_config *cfg, const sim_layout *lay, mem_sys **out, char e
     m->nslices = cfg->l2.slice_count;
     m->qdepth = cfg->l2.queue_depth_requests;
     m->line_shift = __builtin_ctz((unsigned)cfg->coalesce.line_bytes);
+    m->line_bytes = cfg->coalesce.line_bytes;
     m->xbar = cfg->xbar.latency_cycles;
     m->lsu = cfg->coalesce.lsu_cycles_per_request;
     m->issue = cfg->l2.atomic_issue_cycles;
@@ -93,8 +94,8 @@ int mem_open(const cfg_config *cfg, const sim_layout *lay, mem_sys **out, char e
     m->merge_rule = cfg->coalesce.merge_rule;
     m->merge_cas = cfg->coalesce.merge_cas;
     m->compiler_agg = cfg->coalesce.compiler_aggregation;
-    m->merged_lane = cfg->l2.merged_lane_cycles;
     m->interleave = cfg->l2.interleave_lines;
+    m->merged_lane = cfg->l2.merged_lane_cycles;
     m->hol = cfg->l2.hol_blocking;
     m->hash = cfg->l2.slice_hash;
     if ((double)m->nslices * m->qdepth > 64e6) {
@@ -191,10 +192,11 @@ static void next_gen(mem_sys *m)
 }
 
 /* Groups the op's lanes into line requests (one hash probe per lane) and,
- * within a request, lanes on one address into one op when merging is on
- * (a short scan: a line holds few distinct words).  Requests, ops and lanes
- * keep first-lane order.  Returns the count of requests. */
-static int coalesce(mem_sys *m, const sim_op *op, int merge, int *nops_out)
+ * within a request, lanes on one address into one address group (a short
+ * scan: a line holds few distinct words).  Whether a group is one L2 op or
+ * one op per lane is the merge rule's business (mem_atomic).  Requests,
+ * groups and lanes keep first-lane order.  Returns the count of requests. */
+static int coalesce(mem_sys *m, const sim_op *op, int *nops_out)
 {
     const buffer *bf = &m->buf[op->buffer];
     int nops = 0, nreq = 0, fresh;
@@ -216,8 +218,7 @@ static int coalesce(mem_sys *m, const sim_op *op, int merge, int *nops_out)
             m->req_sectors[r] = 0;
         } else {
             r = m->hval[s];
-            if (merge)
-                for (int k = m->req_first[r]; k >= 0; k = m->op_next[k])
+            for (int k = m->req_first[r]; k >= 0; k = m->op_next[k])
                     if (m->op_idx[k] == idx) {
                         o = k;
                         break;
@@ -251,9 +252,13 @@ static int coalesce(mem_sys *m, const sim_op *op, int merge, int *nops_out)
  * crossbar and the slice's bounded queue.  Returns the admission cycle. */
 static double send_request(mem_sys *m, int sm, double t, slice *sl, double *arrival)
 {
-    double send = t > m->port_free[sm] ? t : m->port_free[sm];
-    m->port_free[sm] = send + m->lsu;
-    double arr = send + m->xbar;
+    /* All requests of one instruction leave together; the port then stays
+     * busy for lsu cycles per request.  The engine only issues a memory
+     * instruction once the port is free (mem_port_free), which keeps each
+     * request's arrival close to the event order that resolves it. */
+    double base = m->port_free[sm] > t ? m->port_free[sm] : t;
+    m->port_free[sm] = base + m->lsu;
+    double arr = t + m->xbar;
     double slot_free = sl->ring[sl->pos]; /* departure of the request Q places back */
     double adm = arr > slot_free ? arr : slot_free;
     if (adm > arr) {
@@ -296,6 +301,17 @@ static void finish_request(slice *sl, int qdepth, double arrival, double start, 
     sl->requests++;
 }
 
+/* DRAM bandwidth as a cumulative bound: a transfer cannot end before
+ * every byte moved so far could have crossed the bus.  Unlike a FIFO of
+ * free times it does not punish a request resolved slightly out of time
+ * order, which the issue-order resolution of requests allows. */
+static double dram_slot(mem_sys *m, double start, double bytes)
+{
+    m->dram_bytes += bytes;
+    double bound = m->dram_bytes / m->dram_bpc;
+    return start > bound ? start : bound;
+}
+
 /* L2 residency: a miss costs a DRAM round trip and DRAM bandwidth. */
 static double line_ready(mem_sys *m, uint64_t line, double start, uint32_t sectors, int fill)
 {
@@ -307,8 +323,7 @@ static double line_ready(mem_sys *m, uint64_t line, double start, uint32_t secto
     if (!fill)
         return start;
     double bytes = 32.0 * __builtin_popcount(sectors);
-    double d = start > m->dram_free ? start : m->dram_free;
-    m->dram_free = d + bytes / m->dram_bpc;
+    double d = dram_slot(m, start, bytes);
     return d + m->dram_lat;
 }
 
@@ -352,43 +367,54 @@ static int uniform_lanes(const sim_op *op)
 double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret, double *sent)
 {
     buffer *bf = &m->buf[op->buffer];
-    int merge, single = 0;
+    int merge;
     if (op->atomic == SIM_ATOMIC_CAS)
         merge = m->merge_cas;
     else if (op->uniform_address && m->compiler_agg)
-        merge = single = 1; /* the warp sends one lane with the sum */
+        merge = 1; /* the warp sends one lane with the sum */
     else if (m->merge_rule == CFG_MERGE_UNIFORM)
         merge = uniform_lanes(op);
     else
         merge = m->merge_rule == CFG_MERGE_PER_ADDRESS;
-    int nops;
-    int nreq = coalesce(m, op, merge, &nops);
+    int ngroups;
+    int nreq = coalesce(m, op, &ngroups);
+    int nsect = m->line_bytes / 32;
     double reply = t;
     m->atomic_instructions++;
     m->l2_requests += nreq;
-    m->l2_ops += nops;
     for (int r = 0; r < nreq; r++) {
         slice *sl = &m->slices[slice_of(m, m->req_line[r])];
         double arrival;
         double adm = send_request(m, sm, t, sl, &arrival);
         double start = adm > sl->free ? adm : sl->free;
         double base = line_ready(m, m->req_line[r], start, m->req_sectors[r], 1);
-        double last = start;
-        int j = 0;
-        for (int o = m->req_first[r]; o >= 0; o = m->op_next[o], j++) {
-            double *rd = &bf->ready[m->op_idx[o]];
-            double ot = base + j * m->issue;
-            if (*rd > ot)
-                ot = *rd;
-            *rd = ot + m->same_addr + (single ? 0 : (m->op_lanes[o] - 1) * m->merged_lane);
-            if (ot > last)
-                last = ot;
+        /* The atomic unit works a request sector by sector; a pass updates
+         * each distinct word of a sector once, so lanes on one word (not
+         * merged) take one pass each.  The request starts once the words it
+         * updates are past their read-modify-write dependency. */
+        int sect_max[32] = { 0 };
+        double wait = start;
+        for (int o = m->req_first[r]; o >= 0; o = m->op_next[o]) {
+            int ops = merge ? 1 : m->op_lanes[o];
+            int sct = (int)((((uint64_t)m->op_idx[o] * bf->stride_bytes) & (uint64_t)(m->line_bytes - 1)) >> 5);
+            if (ops > sect_max[sct])
+                sect_max[sct] = ops;
+            m->l2_ops += ops;
+            if (bf->ready[m->op_idx[o]] > wait)
+                wait = bf->ready[m->op_idx[o]];
             apply_op(m, bf, op, o, ret);
         }
-        double departure = last + m->issue;
-        sl->free = m->hol ? departure : start + m->req_ops[r] * m->issue;
-        finish_request(sl, m->qdepth, arrival, start, departure);
-        double back = last + m->atom_lat + m->xbar;
+        int passes = 0;
+        for (int k = 0; k < nsect; k++)
+            passes += sect_max[k];
+        /* a miss waits in the slice's miss buffers, not in the atomic unit */
+        double end = (base > wait ? base : wait) + passes * m->issue;
+        double next = end - m->issue + m->same_addr;
+        for (int o = m->req_first[r]; o >= 0; o = m->op_next[o])
+            bf->ready[m->op_idx[o]] = next + (merge && !op->uniform_address ? (m->op_lanes[o] - 1) * m->merged_lane : 0);
+        sl->free = (m->hol ? wait : start) + passes * m->issue;
+        finish_request(sl, m->qdepth, arrival, start, end);
+        double back = end + m->atom_lat + m->xbar;
         if (back > reply)
             reply = back;
     }
@@ -400,7 +426,7 @@ double mem_store(mem_sys *m, int sm, double t, const sim_op *op, double *sent)
 {
     buffer *bf = &m->buf[op->buffer];
     int nops;
-    int nreq = coalesce(m, op, 0, &nops);
+    int nreq = coalesce(m, op, &nops);
     double done = t;
     for (uint64_t mask = op->mask; mask; mask &= mask - 1) {
         int lane = __builtin_ctzll(mask);
@@ -417,8 +443,7 @@ double mem_store(mem_sys *m, int sm, double t, const sim_op *op, double *sent)
         double start = adm > sl->free ? adm : sl->free;
         /* write-back: the line's sectors leave for DRAM at DRAM's pace */
         double bytes = 32.0 * __builtin_popcount(m->req_sectors[r]);
-        double d = start > m->dram_free ? start : m->dram_free;
-        m->dram_free = d + bytes / m->dram_bpc;
+        double d = dram_slot(m, start, bytes);
         double departure = start + m->store_issue;
         if (d > departure)
             departure = d;
@@ -457,6 +482,11 @@ void mem_stats(const mem_sys *m, double cycles, atom_stats *st)
     st->busiest_slice_utilization = cycles > 0 ? busiest / cycles : 0;
     st->queue_depth_mean = active && cycles > 0 ? depth_sum / cycles / active : 0;
     st->queue_depth_max = depth_max;
+}
+
+double mem_port_free(const mem_sys *m, int sm)
+{
+    return m->port_free[sm];
 }
 
 void mem_view(const mem_sys *m, sim_memview *v)

@@ -25,6 +25,9 @@ double mem_store(mem_sys *m, int sm, double t, const sim_op *op, double *sent);
 /* Adds the memory system's counters to st for a kernel of `cycles`. */
 void mem_stats(const mem_sys *m, double cycles, atom_stats *st);
 
+/* When SM `sm`'s memory port can take its next instruction. */
+double mem_port_free(const mem_sys *m, int sm);
+
 void mem_view(const mem_sys *m, sim_memview *v);
 
 #endif
