@@ -27,7 +27,7 @@ expect() {
         fail=$((fail + 1))
         echo "FAIL $name: exit $got (want $want), $lines stderr lines (want 1 matching /$re/), $(wc -c <"$tmp/out") bytes on stdout"
         sed 's/^/       stderr: /' "$tmp/err" | head -5
-        head -c 300 "$tmp/out" | sed 's/^/       stdout: /'
+        if [ -s "$tmp/out" ]; then { head -c 300 "$tmp/out"; echo; } | head -3 | sed 's/^/       stdout: /'; fi
     fi
 }
 

@@ -3,7 +3,8 @@
 # (DESIGN.md, "Output"): the CSV header and one row, nothing on stderr;
 # JSON that parses and carries the effective config; text that mentions
 # time_us; `atomsim config` listing every key; `config --dump` reading back
-# to the same dump.  ATOMSIM may name the binary.
+# to the same dump; every configs/*.ini loading, round-tripping and running.
+# ATOMSIM may name the binary.
 set -u
 cd "$(dirname "$0")/.."
 A=${ATOMSIM:-build/atomsim}
@@ -160,6 +161,18 @@ check "config --dump --format json parses" python3 -m json.tool "$tmp/out" /dev/
 capture "$A" config --config $D/include_tiny.ini --dump
 check "include: the included file's keys, then the includer's" \
     test "$(grep -c -x -e 'sm_count = 2' -e 'slice_count = 8' -e 'name = tiny' "$tmp/out")" -eq 3
+
+# --- every shipped GPU config loads, round-trips and runs ---------------------
+for f in configs/*.ini; do
+    [ -e "$f" ] || continue
+    capture "$A" config --config "$f" --dump
+    cp "$tmp/out" "$tmp/c1.ini"
+    if [ "$rc" -ne 0 ]; then bad "$f loads ($(head -1 "$tmp/err"))"; continue; fi
+    capture "$A" config --config "$tmp/c1.ini" --dump
+    check "$f loads and its dump round-trips" cmp -s <(tail -n +2 "$tmp/c1.ini") <(tail -n +2 "$tmp/out")
+    capture "$A" run --config "$f" --pattern counter --n 4096 --format csv
+    check "$f runs a small counter" test "$rc" -eq 0 -a ! -s "$tmp/err" -a "$(wc -l <"$tmp/out")" -eq 2
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -16,41 +16,47 @@
 
 /* ---- one atomic, end to end -------------------------------------------
 
- * counter, n = 32, wg = 32, one SM: one warp, one L2 op.  Its path:
+ * counter, n = 32, wg = 32, one SM: one warp, one L2 request of one op.
+ * Its path:
  *   kernel_overhead                          launch
  *   + 17 x alu_latency                       key (12) and select (5) ALU work, dependent
  *   + xbar                                   SM to slice
  *   + dram_latency                           first touch of the line misses
+ *   + atomic_issue                           the atomic unit's one pass over the sector
  *   + atomic_latency + xbar                  the reply back
  * The warp itself exits right after issuing (the result is unused), so the
- * kernel ends with the reply.  Defaults: 4000 + 68 + 200 + 500 + 60 + 200 = 5028. */
-static double one_atomic_cycles(double overhead, double alu, double xbar, double dram, double lat)
+ * kernel ends with the reply.  Defaults: 4000 + 68 + 200 + 500 + 1 + 60 + 200
+ * = 5029.  (l2.atomic_latency_cycles' help says "op start to its reply
+ * leaving the slice"; the engine counts it from the end of the request's
+ * passes, which with one pass is start + atomic_issue.) */
+static double one_atomic_cycles(double overhead, double alu, double xbar, double dram, double issue, double lat)
 {
-    return overhead + 17 * alu + xbar + dram + lat + xbar;
+    return overhead + 17 * alu + xbar + dram + issue + lat + xbar;
 }
 
 static void single_atomic_round_trip(void **state)
 {
     (void)state;
     static const struct {
-        const char *overhead, *alu, *xbar, *dram, *lat;
-        double vo, va, vx, vd, vl;
+        const char *overhead, *alu, *xbar, *dram, *issue, *lat;
+        double vo, va, vx, vd, vi, vl;
     } cases[] = {
         { "launch.kernel_overhead_cycles=4000", "core.alu_latency_cycles=4", "xbar.latency_cycles=200",
-          "dram.latency_cycles=500", "l2.atomic_latency_cycles=60", 4000, 4, 200, 500, 60 },
+          "dram.latency_cycles=500", "l2.atomic_issue_cycles=1", "l2.atomic_latency_cycles=60", 4000, 4, 200, 500, 1, 60 },
         { "launch.kernel_overhead_cycles=0", "core.alu_latency_cycles=2", "xbar.latency_cycles=100",
-          "dram.latency_cycles=0", "l2.atomic_latency_cycles=10", 0, 2, 100, 0, 10 },
+          "dram.latency_cycles=0", "l2.atomic_issue_cycles=7", "l2.atomic_latency_cycles=10", 0, 2, 100, 0, 7, 10 },
         { "launch.kernel_overhead_cycles=1000", "core.alu_latency_cycles=10", "xbar.latency_cycles=0",
-          "dram.latency_cycles=300", "l2.atomic_latency_cycles=1", 1000, 10, 0, 300, 1 },
+          "dram.latency_cycles=300", "l2.atomic_issue_cycles=2", "l2.atomic_latency_cycles=1", 1000, 10, 0, 300, 2, 1 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cfg_config c;
         pat_params p;
         th_config(&c, "gpu.sm_count=1", "core.key_instructions=12", "core.select_instructions=5", cases[i].overhead,
-                  cases[i].alu, cases[i].xbar, cases[i].dram, cases[i].lat, NULL);
+                  cases[i].alu, cases[i].xbar, cases[i].dram, cases[i].issue, cases[i].lat, NULL);
         th_params(&p, PAT_COUNTER, 32, 32);
         atom_stats st = th_run(&c, &p);
-        double want = one_atomic_cycles(cases[i].vo, cases[i].va, cases[i].vx, cases[i].vd, cases[i].vl);
+        double want =
+            one_atomic_cycles(cases[i].vo, cases[i].va, cases[i].vx, cases[i].vd, cases[i].vi, cases[i].vl);
         if (fabs(st.cycles - want) > 1e-9)
             fail_msg("case %zu: %.1f cycles, computed %.1f", i, st.cycles, want);
         assert_true(fabs(st.time_us - st.cycles / c.gpu.sm_clock_mhz) < 1e-9);
@@ -62,18 +68,23 @@ static void single_atomic_round_trip(void **state)
 
 /* ---- the read-modify-write chain on one address ------------------------
 
- * counter with merging off: every selected lane is one L2 op on the same
- * word, so op k starts same_address_cycles after op k-1.  The kernel's time
- * is a constant (launch, crossbar, DRAM miss, reply) plus n x that spacing.
- * The slope between two n cancels the constant.  ALU work before the atomic
- * is set to 0 instructions so that nothing else grows with n ahead of the
- * first op (with it, the first atomic would wait behind every resident
- * warp's ALU issue, adding a per-warp term to the slope).  What is left
- * that grows with n — one issue slot and one port slot per extra warp — is
- * hidden behind the chain, since one warp's 32 ops take 32 x S >= 3200
- * cycles; so the slope should be S to within rounding.  Tolerance 1%:
- * far below any mis-modelling (a missing dependency gives slope ~issue, a
- * per-request extra of even 1 cycle per op shows as >1%). */
+ * N dependent operations on one address take N x same_address_cycles: with
+ * merging (counter: one op per warp instruction; distinct-lines P = 1
+ * likewise), op k of the chain starts S after op k-1.  The kernel's time is
+ * a constant (launch, crossbar, DRAM miss, reply) plus N x S; the slope
+ * between two n cancels the constant.  ALU work before the atomic is set to
+ * 0 instructions so that nothing else grows with n ahead of the first op
+ * (with it, the first atomic would wait behind every resident warp's ALU
+ * issue, adding a per-warp term).  What is left that grows with n - one
+ * issue slot and one port slot per extra warp, distinct-lines' 2 fixed ALU
+ * instructions - is hidden behind the chain (S >= 100 cycles per op), so
+ * the slope should be S to within rounding.  Tolerance 1%: far below any
+ * mis-modelling (a missing dependency gives a slope of ~atomic_issue).
+ *
+ * Without merging, the k lanes of one instruction on one word are k passes
+ * of the atomic unit (one per lane, atomic_issue each), and the next
+ * instruction's request waits S after the last pass started: per warp
+ * instruction 32 x issue + (S - issue). */
 static double slope_p(const cfg_config *c, const pat_params *base, uint64_t n1, uint64_t n2, double per)
 {
     pat_params p = *base;
@@ -101,52 +112,71 @@ static void same_address_chain_slope(void **state)
 {
     (void)state;
     cfg_config c;
+    pat_params dl;
+    th_params(&dl, PAT_DISTINCT_LINES, 0, 32);
+    dl.addresses = 1;
     for (int s = 100; s <= 200; s += 100) {
         char sa[64];
         snprintf(sa, sizeof sa, "l2.same_address_cycles=%d", s);
-        th_config(&c, "gpu.sm_count=1", sa, "core.key_instructions=0", "core.select_instructions=0", NULL);
-        th_merge(&c, 0);
-        /* per op: n threads = n ops */
-        assert_near(slope(&c, PAT_COUNTER, 256, 512, 32, 1), s, 0.01, "counter, merge off: cycles per op");
-        assert_near(slope(&c, PAT_COUNTER, 256, 1024, 128, 1), s, 0.01, "counter, merge off, wg 128: cycles per op");
-        /* merged: one op per warp, so S per 32 threads */
-        th_config(&c, "gpu.sm_count=1", sa, "core.key_instructions=0", "core.select_instructions=0", NULL);
+        /* merged: one op per warp instruction, S per op */
+        th_config(&c, "gpu.sm_count=1", sa, "core.key_instructions=0", "core.select_instructions=0",
+                  "core.address_instructions=0", NULL);
         th_merge(&c, 1);
         th_set_if_known(&c, "l2.merged_lane_cycles=0");
-        assert_near(slope(&c, PAT_COUNTER, 256, 1024, 32, 32), s, 0.01, "counter, merged: cycles per warp");
-        /* distinct-lines with one address is the same chain (its 2 fixed
-         * ALU instructions per warp add 2/32 cycle per op at most) */
-        th_config(&c, "gpu.sm_count=1", sa, "core.key_instructions=0", "core.address_instructions=0", NULL);
-        th_merge(&c, 0);
-        pat_params p;
-        th_params(&p, PAT_DISTINCT_LINES, 0, 32);
-        p.addresses = 1;
-        assert_near(slope_p(&c, &p, 256, 512, 1), s, 0.01, "distinct-lines P=1, merge off: cycles per op");
+        assert_near(slope(&c, PAT_COUNTER, 256, 1024, 32, 32), s, 0.01, "counter, merged: cycles per op");
+        assert_near(slope(&c, PAT_COUNTER, 1024, 2048, 256, 32), s, 0.01, "counter, merged, wg 256: cycles per op");
+        assert_near(slope_p(&c, &dl, 256, 1024, 32), s, 0.01, "distinct-lines P=1, merged: cycles per op");
+        /* not merged: 32 passes per instruction, then the dependency */
+        for (int issue = 1; issue <= 3; issue += 2) {
+            char is[64];
+            snprintf(is, sizeof is, "l2.atomic_issue_cycles=%d", issue);
+            th_config(&c, "gpu.sm_count=1", sa, is, "core.key_instructions=0", "core.select_instructions=0",
+                      "core.address_instructions=0", NULL);
+            th_merge(&c, 0);
+            double want = 32 * issue + (s - issue);
+            assert_near(slope(&c, PAT_COUNTER, 256, 1024, 32, 32), want, 0.01,
+                        "counter, merge off: cycles per warp instruction");
+            assert_near(slope_p(&c, &dl, 256, 1024, 32), want, 0.01,
+                        "distinct-lines P=1, merge off: cycles per warp instruction");
+        }
     }
 }
 
-/* Where the table has l2.merged_lane_cycles: an op that carries k merged
- * lanes holds its address (k - 1) x merged_lane_cycles longer, so a chain
- * of merged full warps advances S + 31 x merged_lane per warp; a warp that
- * aggregated in software (compiler aggregation: one lane sends the sum)
- * pays no such extra. */
+/* Where the table has l2.merged_lane_cycles: a hardware-merged op that
+ * carries k lanes holds its address (k - 1) x merged_lane_cycles longer, so
+ * a chain of merged full warps advances S + 31 x merged_lane per warp; a
+ * warp that aggregated in software (compiler aggregation: one lane sends
+ * the sum) pays no such extra.  counter has a compile-time uniform address,
+ * distinct-lines P = 1 does not (its address is computed), so with compiler
+ * aggregation off both are merged by the hardware alone and must pay the
+ * same. */
 static void merged_lane_dependency(void **state)
 {
     (void)state;
     if (!cfg_find("l2", "merged_lane_cycles") || !cfg_find("coalesce", "compiler_aggregation"))
         skip();
     cfg_config c;
+    pat_params dl;
+    th_params(&dl, PAT_DISTINCT_LINES, 0, 32);
+    dl.addresses = 1;
     th_config(&c, "gpu.sm_count=1", "l2.same_address_cycles=100", "l2.merged_lane_cycles=3",
-              "core.key_instructions=0", "core.select_instructions=0", NULL);
-    th_merge(&c, 1);
-    assert_near(slope(&c, PAT_COUNTER, 256, 1024, 32, 32), 100 + 31 * 3, 0.01, "hardware-merged warp: cycles per warp");
+              "core.key_instructions=0", "core.select_instructions=0", "core.address_instructions=0", NULL);
+    th_merge(&c, 1); /* hardware merging per address, compiler aggregation off */
+    assert_near(slope_p(&c, &dl, 256, 1024, 32), 100 + 31 * 3, 0.01,
+                "distinct-lines P=1, hardware-merged warp: cycles per warp");
+    assert_near(slope(&c, PAT_COUNTER, 256, 1024, 32, 32), 100 + 31 * 3, 0.01,
+                "counter, hardware-merged warp (compiler aggregation off): cycles per warp");
     th_merge(&c, 0);
     th_set_if_known(&c, "coalesce.compiler_aggregation=1");
-    assert_near(slope(&c, PAT_COUNTER, 256, 1024, 32, 32), 100, 0.01, "compiler-aggregated warp: cycles per warp");
+    assert_near(slope(&c, PAT_COUNTER, 256, 1024, 32, 32), 100, 0.01, "counter, compiler-aggregated warp: cycles per warp");
 }
 
-/* When the atomic unit's issue interval exceeds the dependency, the unit is
- * the bottleneck: one op per atomic_issue_cycles on that slice. */
+/* When the atomic unit's passes outlast the dependency, the unit is the
+ * bottleneck: 32 lanes on one word, not merged, are 32 passes of
+ * atomic_issue per warp instruction (the chain alone would allow
+ * 32 x 50 + 1 - 50 = 1551).  n from 32 to 64 warps, past the start-up
+ * transient in which the first access's DRAM miss, which delays the chain
+ * but not the unit, still shows. */
 static void issue_rate_slope(void **state)
 {
     (void)state;
@@ -154,7 +184,7 @@ static void issue_rate_slope(void **state)
     th_config(&c, "gpu.sm_count=1", "l2.same_address_cycles=1", "l2.atomic_issue_cycles=50",
               "core.key_instructions=0", "core.select_instructions=0", NULL);
     th_merge(&c, 0);
-    assert_near(slope(&c, PAT_COUNTER, 256, 512, 32, 1), 50, 0.01, "issue-bound counter: cycles per op");
+    assert_near(slope(&c, PAT_COUNTER, 1024, 2048, 32, 1), 50, 0.01, "issue-bound counter: cycles per op");
 }
 
 /* Slices serve in parallel: 32 lines of a warp on 32 slices (mod hash: the
@@ -187,30 +217,42 @@ static void slices_in_parallel(void **state)
     }
 }
 
-/* Head-of-line blocking: two addresses A and B on one slice (distinct-lines,
- * P = 2, merging off: each warp sends 16 ops to each line, as two
- * requests).  Without HOL the two chains overlap: each address takes 16 ops
- * x S per warp.  With HOL the slice holds B until A's chain has finished
- * and the next warp's A until B's has: per warp, A's 15 gaps of S, one
- * issue slot, B's 15 gaps, one issue slot = 2 x (15 S + issue). */
-static void hol_blocking_serializes_chains(void **state)
+/* Head-of-line blocking: a request waiting on its addresses holds the
+ * slice.  distinct-lines with P = 31 on one slice, two warps, merged: warp
+ * 0 sends addresses 0, 1, ..., 30; warp 1 (ids 32..63) sends 1, 2, ...,
+ * 30, 0.  Each of warp 1's requests waits S for warp 0's op on its address.
+ * Address 0 was ready first but is queued last.  Without HOL it finishes
+ * long before the others, and the kernel ends with address 30's op; with
+ * HOL it waits behind address 30 and adds its one pass: exactly
+ * atomic_issue_cycles more.  (A fully hand-computed time: launch 4000 +
+ * ALU 17 x 4 + xbar 200 + DRAM 500 + 31 passes of warp 0's requests + S
+ * - issue + one pass + atomic latency 60 + xbar 200 = 5028 + 31 issue + S
+ * without HOL.) */
+static void hol_blocking_holds_the_slice(void **state)
 {
     (void)state;
-    cfg_config c;
-    pat_params p;
-    th_params(&p, PAT_DISTINCT_LINES, 0, 32);
-    p.addresses = 2;
-    double per[2];
-    for (int hol = 0; hol <= 1; hol++) {
-        char h[64];
-        snprintf(h, sizeof h, "l2.hol_blocking=%d", hol);
-        th_config(&c, "gpu.sm_count=1", "l2.slice_count=1", "l2.same_address_cycles=100", h,
-                  "core.key_instructions=0", "core.address_instructions=0", NULL);
-        th_merge(&c, 0);
-        per[hol] = slope_p(&c, &p, 256, 512, 32);
+    for (int issue = 10; issue <= 50; issue += 40) {
+        double t[2];
+        for (int hol = 0; hol <= 1; hol++) {
+            char h[64], is[64];
+            snprintf(h, sizeof h, "l2.hol_blocking=%d", hol);
+            snprintf(is, sizeof is, "l2.atomic_issue_cycles=%d", issue);
+            cfg_config c;
+            pat_params p;
+            th_config(&c, "gpu.sm_count=1", "l2.slice_count=1", "l2.same_address_cycles=5000", is, h,
+                      "core.key_instructions=12", "core.address_instructions=3", NULL);
+            th_merge(&c, 1);
+            th_params(&p, PAT_DISTINCT_LINES, 64, 64);
+            p.addresses = 31;
+            atom_stats st = th_run(&c, &p);
+            assert_int_equal((int)st.l2_requests, 62);
+            t[hol] = st.cycles;
+        }
+        if (t[1] - t[0] != issue)
+            fail_msg("issue %d: HOL adds %.1f cycles (%.0f -> %.0f), expected one pass (%d)", issue, t[1] - t[0], t[0],
+                     t[1], issue);
+        assert_near(t[0], 5028 + 31 * issue + 5000, 0.001, "no HOL: hand-computed cycles");
     }
-    assert_near(per[0], 16 * 100, 0.01, "no HOL: cycles per warp");
-    assert_near(per[1], 2 * (15 * 100 + 1), 0.01, "HOL: cycles per warp");
 }
 
 /* ---- compare-and-swap loops ---------------------------------------------
@@ -300,15 +342,15 @@ static void occupancy_by_shared_memory(void **state)
  * not contention or a saturated unit: the same work in more waves, with
  * less latency hidden.  Not in this list, because they may legitimately
  * get (slightly) faster with fewer resident warps: contended patterns (CAS
- * loops, hot addresses: fewer contenders), and throughput-bound ones
+ * loops, hot addresses such as counter-aggregated's one word: fewer
+ * contenders queue at the slice), and throughput-bound ones
  * (distinct-lines with many lines saturates the SM's memory port, reduce
  * the SM's shared atomic unit), where occupancy only reorders the work. */
 static void occupancy_never_speeds_up_latency_bound_runs(void **state)
 {
     (void)state;
     static const uint32_t smem[] = { 0, 16384, 32768, 40000, 49152 };
-    static const enum pat_id pats[] = { PAT_STORE, PAT_COMPACTION, PAT_HISTOGRAM_SHARED, PAT_BITMASK,
-                                        PAT_COUNTER_AGGREGATED };
+    static const enum pat_id pats[] = { PAT_STORE, PAT_COMPACTION, PAT_HISTOGRAM_SHARED, PAT_BITMASK };
     cfg_config c;
     th_config(&c, "gpu.sm_count=2", NULL);
     for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++) {
@@ -482,7 +524,7 @@ int main(void)
         cmocka_unit_test(merged_lane_dependency),
         cmocka_unit_test(issue_rate_slope),
         cmocka_unit_test(slices_in_parallel),
-        cmocka_unit_test(hol_blocking_serializes_chains),
+        cmocka_unit_test(hol_blocking_holds_the_slice),
         cmocka_unit_test(cas_round_counts),
         cmocka_unit_test(occupancy_by_shared_memory),
         cmocka_unit_test(occupancy_never_speeds_up_latency_bound_runs),

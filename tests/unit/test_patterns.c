@@ -107,6 +107,40 @@ static void subword_bins_wrap(void **state)
     th_run(&c, &p);
 }
 
+/* Subgroups of 16 and 64 lanes (64: the full-mask path of the lane masks):
+ * every pattern still passes its check, and the per-warp counts follow the
+ * subgroup: distinct-lines with P >= n sends one request per lane, and a
+ * merged counter one op per subgroup. */
+static void other_subgroup_sizes(void **state)
+{
+    (void)state;
+    for (int sg = 16; sg <= 64; sg *= 4) {
+        char a[64];
+        snprintf(a, sizeof a, "gpu.subgroup_size=%d", sg);
+        cfg_config c;
+        th_config(&c, "gpu.sm_count=2", a, NULL);
+        for (int id = 0; id < PAT_COUNT; id++) {
+            pat_params p;
+            th_params(&p, (enum pat_id)id, 1000, 128);
+            p.addresses = 40;
+            p.selectivity = 0.6;
+            p.bins = 50;
+            th_run(&c, &p);
+        }
+        pat_params p;
+        th_params(&p, PAT_DISTINCT_LINES, 1000, 128);
+        p.addresses = 4096;
+        atom_stats st = th_run(&c, &p);
+        assert_int_equal((int)st.atomic_instructions, (1000 + sg - 1) / sg);
+        assert_int_equal((int)st.l2_requests, 1000);
+        th_merge(&c, 1);
+        th_params(&p, PAT_COUNTER, 1000, 128);
+        st = th_run(&c, &p);
+        assert_int_equal((int)st.atomic_instructions, (1000 + sg - 1) / sg);
+        assert_int_equal((int)st.l2_atomic_ops, (1000 + sg - 1) / sg);
+    }
+}
+
 /* ---- the checks themselves ---------------------------------------------- */
 
 typedef struct mem {
@@ -397,6 +431,7 @@ int main(void)
         cmocka_unit_test(runs_histogram_u8_cas),
         cmocka_unit_test(runs_histogram_u16_cas),
         cmocka_unit_test(subword_bins_wrap),
+        cmocka_unit_test(other_subgroup_sizes),
         cmocka_unit_test(check_store),
         cmocka_unit_test(check_counters),
         cmocka_unit_test(check_compacted),
