@@ -65,21 +65,43 @@ double mdl_shared_atomic_contended_cycles(const cfg_config *c, double lanes_per_
 /* Expected distinct values among `draws` uniform draws from `k`. */
 double mdl_distinct(double k, double draws);
 
-/* How the lanes of one warp's atomic instruction leave the SM, in
- * expectation: requests (one per distinct line), L2 ops (after merging,
- * per the config's merge rule and compiler aggregation), and where the
- * kernel's ops pile up (the hottest address and the hottest line). */
+/* How the lanes of one warp's atomic instruction reach the L2, in
+ * expectation, following the simulator's atomic unit (sim/memsys.c):
+ *
+ *  - lanes merge into one op per word by the config's rule: always for a
+ *    compiler-aggregated add on a uniform address (one lane, the sum), for a
+ *    whole-warp uniform instruction under merge_rule=uniform, per address
+ *    under per_address, CAS lanes under merge_cas;
+ *  - one request per distinct line; the slice's atomic unit works a request
+ *    sector (32 bytes) by sector, one pass updating each distinct word of the
+ *    sector once, so a request costs, summed over its sectors, the lanes on
+ *    the sector's most-hit word (one pass per sector when merged), times
+ *    l2.atomic_issue_cycles;
+ *  - a request may start on a word only same_address_cycles after the last
+ *    pass of the previous request on it, plus merged_lane_cycles per extra
+ *    lane merged into its op, except when the merged lanes are a sum (the
+ *    compiler's aggregation, or a whole warp on one address under the
+ *    uniform rule; the simulator charges the latter, see docs/model.md).
+ *
+ * The counts are per issuing warp; `hot` is the kernel's most-hit word
+ * (bin 0 under a hot fraction) and the line holding it. */
 typedef struct mdl_warp_op {
     double p_issue;                   /* probability the warp issues it at all */
     double lanes;                     /* active lanes, given it issues */
     double addresses;                 /* distinct addresses, given it issues */
-    double requests;                  /* distinct lines, given it issues */
-    double ops;                       /* L2 operations, given it issues */
-    double hot_op_share;              /* fraction of all ops on the hottest address */
-    double hot_lane_share;            /* fraction of all lanes on the hottest address */
-    double hot_line_share;            /* fraction of all ops on the hottest line */
+    double requests;                  /* distinct lines */
+    double ops;                       /* L2 operations after merging */
+    double passes;                    /* atomic-unit passes over all its requests */
+    double hot_requests;              /* requests that include the hot word (0..1) */
+    double hot_request_passes;        /* passes of such a request */
+    double hot_merged_lanes;          /* extra lanes merged into its op on the hot word */
+    double hot_pass_share;            /* fraction of all passes on the hot line */
     double words, lines;              /* footprint of the whole kernel */
-    int summed;                       /* compiler aggregation: one lane carries the sum */
+    int merged_sum;                   /* merged lanes cost nothing extra: a compiler-aggregated
+                                       * sum, or a whole warp on one address, which the memory
+                                       * system adds as one sum (H100: histogram with one bin
+                                       * times like the compiler-aggregated counter, while
+                                       * merged CAS lanes cost ~0.3 cycles each) */
 } mdl_warp_op;
 
 /* How same-address lanes of one instruction combine. */
@@ -89,6 +111,11 @@ enum mdl_merge mdl_merge_mode(const cfg_config *c, int uniform_address, int is_c
 /* Expected ops of one instruction: `lanes` lanes on `addresses` addresses,
  * all of them on one address with probability p_uniform. */
 double mdl_ops_of(enum mdl_merge m, double lanes, double addresses, double p_uniform);
+
+/* Expected passes of one request: `lanes` lanes on one line, `hot` of them
+ * on its first word and the rest spread uniformly over `words` consecutive
+ * words from the first; `merged`: each word is one op. */
+double mdl_request_passes(const cfg_config *c, double lanes, double hot, double words, int merged);
 
 /* Warp aggregation: S-selected lanes adding to one address.  With compiler
  * aggregation or the uniform merge rule one op per issuing warp carries
@@ -103,17 +130,14 @@ void mdl_warp_histogram(const cfg_config *c, double bins, double hot, int is_cas
 /* Lanes spread over `addresses` words, one per line, lane l on (i % P). */
 void mdl_warp_distinct_lines(const cfg_config *c, double addresses, mdl_warp_op *w);
 
-/* One selected lane per address, consecutive words (bitmask: 32 threads
- * share one word, so a full warp is one word). */
+/* Bitmask: 32 consecutive threads share one word, so a warp is one word. */
 void mdl_warp_bitmask(const cfg_config *c, double n, double selectivity, mdl_warp_op *w);
 
-/* ---- throughput bounds (formulas_mem.c) --------------------------------- */
+/* Same-address chain on the hot word: `requests` requests of `passes`
+ * passes each, with `merged_lanes` extra merged lanes per request. */
+double mdl_same_address_chain_cycles(const cfg_config *c, double requests, double passes, double merged_lanes);
 
-/* Same-address serialization: `ops` operations carrying `lanes` lanes on
- * one address, each holding it for same_address_cycles plus
- * merged_lane_cycles per extra merged lane.  compiler_sum: the lanes were
- * summed in the warp (one lane per op, no merge cost). */
-double mdl_same_address_cycles(const cfg_config *c, double ops, double lanes, int compiler_sum);
+/* ---- throughput bounds (formulas_mem.c) --------------------------------- */
 
 /* Expected maximum of `balls` thrown uniformly into `bins` (Poisson
  * approximation, Gaussian tail for large means). */
@@ -123,9 +147,10 @@ double mdl_max_load(double balls, double bins);
  * spread by the slice hash (in chunks of l2.interleave_lines). */
 double mdl_busiest_slice_lines(const cfg_config *c, double lines);
 
-/* The busiest slice's atomic unit: `ops` spread evenly over `lines`
- * lines, atomic_issue_cycles each. */
-double mdl_l2_slice_cycles(const cfg_config *c, double ops, double lines);
+/* The busiest slice's atomic unit: `passes` spread evenly over `lines`
+ * lines (at least `hot_share` of them on one line), atomic_issue_cycles
+ * each. */
+double mdl_l2_slice_cycles(const cfg_config *c, double passes, double lines, double hot_share);
 
 /* All slices together: `ops` atomics when they spread over every slice. */
 double mdl_l2_aggregate_cycles(const cfg_config *c, double ops);
@@ -156,14 +181,17 @@ double mdl_cas_attempts(double contenders, double cap);
 /* Time of one word's CAS race: every success waits for the slower of the
  * loop's round trip and the queue of attempts ahead of it, summed in closed
  * form over the successes.  `lanes_per_warp` is the mean number of
- * contending lanes a warp brings (merge_cas folds them into one op). */
+ * contending lanes a warp brings (merge_cas folds them into one op), and
+ * `lane_cycles` what each active lane adds to the queue (its request's
+ * chain on the word, mdl_same_address_chain_cycles, divided by its lanes). */
 typedef struct mdl_cas_race {
     double attempts;                  /* lane-level CAS operations */
     double ops;                       /* L2 operations after merge_cas */
     double cycles;                    /* from the first attempt to the last success */
     double rtt_cycles;                /* one iteration of the loop, uncontended */
 } mdl_cas_race;
-void mdl_cas_race_of(const cfg_config *c, double contenders, double cap, double lanes_per_warp, mdl_cas_race *r);
+void mdl_cas_race_of(const cfg_config *c, double contenders, double cap, double lanes_per_warp, double lane_cycles,
+                     mdl_cas_race *r);
 
 /* Sub-word CAS emulation: `bins` bins of `bits` bits packed 32/bits to a
  * word; n threads race per word.  Returns words and contenders per word. */

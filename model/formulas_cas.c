@@ -28,25 +28,18 @@ static double sum_max_linear(double a, double rtt, double c)
 /* A success needs a CAS that carries the current value.  After one lands,
  * every attempt already queued carries the old value and fails; the first
  * lane to see the new value re-enters behind them.  So with k contenders
- * in their loops a success costs the whole queue, k lanes (k/m ops when
- * merge_cas folds a warp's m lanes into one op), or one loop round trip
- * when the queue is shorter than that. */
-void mdl_cas_race_of(const cfg_config *c, double n, double cap, double m, mdl_cas_race *r)
+ * in their loops a success costs the whole queue, k lanes at lane_cycles
+ * each, or one loop round trip when the queue is shorter than that. */
+void mdl_cas_race_of(const cfg_config *c, double n, double cap, double m, double lane_cycles, mdl_cas_race *r)
 {
-    double per_op = fmax(c->l2.same_address_cycles, c->l2.atomic_issue_cycles);
-    double per_lane;
     if (m < 1)
         m = 1;
     if (cap <= 0 || cap > n)
         cap = n;
-    if (c->coalesce.merge_cas)
-        per_lane = per_op / m + (m - 1) / m * c->l2.merged_lane_cycles;
-    else
-        per_lane = per_op;
     r->rtt_cycles = mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions);
     r->attempts = mdl_cas_attempts(n, cap);
     r->ops = c->coalesce.merge_cas ? r->attempts / m : r->attempts;
-    r->cycles = sum_max_linear(cap, r->rtt_cycles, per_lane) + (n - cap) * fmax(r->rtt_cycles, cap * per_lane);
+    r->cycles = sum_max_linear(cap, r->rtt_cycles, lane_cycles) + (n - cap) * fmax(r->rtt_cycles, cap * lane_cycles);
 }
 
 void mdl_subword_of(const cfg_config *c, double n, double bins, int bits, mdl_subword *s)

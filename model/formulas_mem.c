@@ -54,18 +54,55 @@ double mdl_ops_of(enum mdl_merge m, double lanes, double addresses, double p_uni
     }
 }
 
+/* Sector by sector: a sector of the line holds 8 words; the uniformly
+ * spread lanes fall on it in proportion to its words, the hot lanes on the
+ * first sector's first word.  A sector costs the lanes on its most-hit
+ * word, or one pass when each word is one op. */
+double mdl_request_passes(const cfg_config *c, double lanes, double hot, double words, int merged)
+{
+    double per_sector = 8, spread = lanes - hot;
+    if (lanes <= 0)
+        return 0;
+    if (words < 1)
+        words = 1;
+    double line_words = c->coalesce.line_bytes / 4.0;
+    if (words > line_words)
+        words = line_words;
+    double passes = 0;
+    for (double first = 0; first < words; first += per_sector) {
+        double w = words - first < per_sector ? words - first : per_sector;
+        double u = spread * w / words;    /* spread lanes on this sector */
+        double h = first == 0 ? hot : 0;  /* hot lanes on its first word */
+        if (merged) {
+            double p_used = h > 0 ? 1 : -expm1(-u);
+            passes += p_used;
+            continue;
+        }
+        double spread_max = mdl_max_load(u, w);
+        double hot_word = h + u / w;
+        passes += hot_word > spread_max ? hot_word : spread_max;
+    }
+    return passes;
+}
+
 void mdl_warp_aggregation(const cfg_config *c, double s, int uniform_address, mdl_warp_op *w)
 {
     double L = c->gpu.subgroup_size;
     enum mdl_merge m = mdl_merge_mode(c, uniform_address, 0);
+    int merged = m != MDL_MERGE_NONE; /* one address: the uniform rule merges too */
     w->p_issue = p_any(s, L);
     w->lanes = w->p_issue > 0 ? L * s / w->p_issue : 0;
     w->addresses = 1;
     w->requests = 1;
-    w->ops = mdl_ops_of(m, w->lanes, 1, 1);
-    w->hot_op_share = w->hot_lane_share = w->hot_line_share = 1;
+    w->ops = merged ? 1 : w->lanes;
+    w->passes = merged ? 1 : w->lanes;
+    w->hot_requests = 1;
+    w->hot_request_passes = w->passes;
+    /* a whole warp on one address adds as one sum (see merged_sum) */
+    w->merged_sum = m == MDL_MERGE_SUM || m == MDL_MERGE_IF_UNIFORM;
+    w->hot_merged_lanes = merged && !w->merged_sum ? w->lanes - 1 : 0;
+    w->hot_pass_share = 1;
     w->words = w->lines = 1;
-    w->summed = m == MDL_MERGE_SUM;
 }
 
 void mdl_warp_histogram(const cfg_config *c, double k, double f, int is_cas, mdl_warp_op *w)
@@ -77,48 +114,54 @@ void mdl_warp_histogram(const cfg_config *c, double k, double f, int is_cas, mdl
     double p0 = q0 + (wl - 1) * qo, pl = wl * qo;
     enum mdl_merge m = mdl_merge_mode(c, 0, is_cas);
     double uni0 = pow(q0, L), uni = uni0 + (k - 1) * pow(qo, L);
+    double req0 = p_any(p0, L), reqo = p_any(pl, L);
+    /* merged: always (per_address, merge_cas), or only for the rare
+     * instruction whose lanes all hit one word (uniform rule) */
+    double p_merge = m == MDL_MERGE_PER_ADDRESS ? 1 : m == MDL_MERGE_IF_UNIFORM ? uni : 0;
     w->p_issue = 1;
     w->lanes = L;
     w->addresses = p_any(q0, L) + (k - 1) * p_any(qo, L);
-    w->requests = p_any(p0, L) + (nl - 1) * p_any(pl, L);
+    w->requests = req0 + (nl - 1) * reqo;
     w->ops = mdl_ops_of(m, L, w->addresses, uni);
-    w->hot_lane_share = q0;
-    /* ops on bin 0 and on its line, by merge rule */
-    double ops0, opsl0, addr_l0 = p_any(q0, L) + (wl - 1) * p_any(qo, L);
-    double uni_l0 = uni0 + (wl - 1) * pow(qo, L);
-    switch (m) {
-    case MDL_MERGE_NONE:
-        ops0 = L * q0;
-        opsl0 = L * p0;
-        break;
-    case MDL_MERGE_IF_UNIFORM:
-        ops0 = uni0 + L * q0 - L * uni0;
-        opsl0 = uni_l0 + L * p0 - L * uni_l0;
-        break;
-    default:
-        ops0 = p_any(q0, L);
-        opsl0 = addr_l0;
-        break;
+    /* line 0 holds bin 0: the f lanes, and its share of the spread ones */
+    double lanes0 = L * p0 / req0, hot0 = L * f / req0;
+    double pass0 = mdl_request_passes(c, lanes0, hot0, wl, 0), pass0m = mdl_request_passes(c, lanes0, hot0, wl, 1);
+    double passo = 0, passom = 0;
+    if (nl > 1) {
+        double lanes_o = L * pl / reqo;
+        passo = mdl_request_passes(c, lanes_o, 0, wl, 0);
+        passom = mdl_request_passes(c, lanes_o, 0, wl, 1);
     }
-    w->hot_op_share = w->ops > 0 ? fmin(1, ops0 / w->ops) : 0;
-    w->hot_line_share = w->ops > 0 ? fmin(1, opsl0 / w->ops) : 0;
+    double line0 = req0 * ((1 - p_merge) * pass0 + p_merge * pass0m);
+    w->passes = line0 + (nl - 1) * reqo * ((1 - p_merge) * passo + p_merge * passom);
+    w->hot_pass_share = w->passes > 0 ? line0 / w->passes : 1;
+    /* requests that include bin 0, and their passes */
+    w->hot_requests = p_any(q0, L);
+    w->hot_request_passes = (1 - p_merge) * pass0 + p_merge * pass0m;
+    w->merged_sum = m != MDL_MERGE_PER_ADDRESS;
+    w->hot_merged_lanes = m == MDL_MERGE_PER_ADDRESS ? L * q0 / w->hot_requests - 1 : 0;
     w->words = k;
     w->lines = nl;
-    w->summed = 0;
 }
 
 void mdl_warp_distinct_lines(const cfg_config *c, double p, mdl_warp_op *w)
 {
     double L = c->gpu.subgroup_size;
     enum mdl_merge m = mdl_merge_mode(c, 0, 0);
+    int merged = p <= 1 ? m != MDL_MERGE_NONE : m == MDL_MERGE_PER_ADDRESS;
     w->p_issue = 1;
     w->lanes = L;
     w->addresses = p < L ? p : L;
     w->requests = w->addresses; /* one address per line */
-    w->ops = mdl_ops_of(m, L, w->addresses, p <= 1 ? 1 : 0);
-    w->hot_op_share = w->hot_lane_share = w->hot_line_share = 1 / p;
+    double per = L / w->requests; /* lanes on each address */
+    w->ops = merged ? w->addresses : L;
+    w->passes = w->requests * (merged ? 1 : per);
+    w->hot_requests = p < L ? 1 : L / p;
+    w->hot_request_passes = merged ? 1 : per;
+    w->merged_sum = m != MDL_MERGE_PER_ADDRESS;
+    w->hot_merged_lanes = m == MDL_MERGE_PER_ADDRESS ? per - 1 : 0;
+    w->hot_pass_share = 1 / p;
     w->words = w->lines = p;
-    w->summed = 0;
 }
 
 void mdl_warp_bitmask(const cfg_config *c, double n, double s, mdl_warp_op *w)
@@ -126,22 +169,28 @@ void mdl_warp_bitmask(const cfg_config *c, double n, double s, mdl_warp_op *w)
     double L = c->gpu.subgroup_size;
     double words_per_warp = L > 32 ? L / 32 : 1;
     enum mdl_merge m = mdl_merge_mode(c, 0, 0);
+    int merged = L <= 32 ? m != MDL_MERGE_NONE : m == MDL_MERGE_PER_ADDRESS;
     w->p_issue = p_any(s, L);
     w->lanes = w->p_issue > 0 ? L * s / w->p_issue : 0;
     w->addresses = words_per_warp;
     w->requests = 1;
-    w->ops = mdl_ops_of(m, w->lanes, words_per_warp, L <= 32 ? 1 : 0);
+    w->ops = merged ? words_per_warp : w->lanes;
+    w->passes = mdl_request_passes(c, w->lanes, 0, words_per_warp, merged);
+    w->hot_requests = words_per_warp / ceil(n / 32); /* each word belongs to one warp */
+    w->hot_request_passes = w->passes;
+    w->merged_sum = m != MDL_MERGE_PER_ADDRESS;
+    w->hot_merged_lanes = m == MDL_MERGE_PER_ADDRESS ? w->lanes / words_per_warp - 1 : 0;
     w->words = ceil(n / 32);
     w->lines = ceil(w->words / (c->coalesce.line_bytes / 4.0));
-    w->hot_op_share = w->hot_lane_share = 1 / w->words;
-    w->hot_line_share = 1 / w->lines;
-    w->summed = 0;
+    w->hot_pass_share = 1 / w->lines;
 }
 
-double mdl_same_address_cycles(const cfg_config *c, double ops, double lanes, int summed)
+double mdl_same_address_chain_cycles(const cfg_config *c, double requests, double passes, double merged_lanes)
 {
-    double extra = summed || lanes <= ops ? 0 : lanes - ops;
-    return ops * c->l2.same_address_cycles + extra * c->l2.merged_lane_cycles;
+    double per = (passes > 1 ? passes - 1 : 0) * c->l2.atomic_issue_cycles + c->l2.same_address_cycles +
+                 (merged_lanes > 0 ? merged_lanes : 0) * c->l2.merged_lane_cycles;
+    double floor_ = passes * c->l2.atomic_issue_cycles; /* the passes themselves, when the chain is shorter */
+    return requests * (per > floor_ ? per : floor_);
 }
 
 /* E[max] = sum over m >= 0 of P(max > m), with the bins independent
@@ -183,11 +232,14 @@ double mdl_busiest_slice_lines(const cfg_config *c, double lines)
     return busiest < lines ? busiest : lines;
 }
 
-double mdl_l2_slice_cycles(const cfg_config *c, double ops, double lines)
+double mdl_l2_slice_cycles(const cfg_config *c, double passes, double lines, double hot_share)
 {
     if (lines < 1)
         lines = 1;
-    return ops * (mdl_busiest_slice_lines(c, lines) / lines) * c->l2.atomic_issue_cycles;
+    double share = mdl_busiest_slice_lines(c, lines) / lines;
+    if (hot_share > share)
+        share = hot_share;
+    return passes * share * c->l2.atomic_issue_cycles;
 }
 
 double mdl_l2_aggregate_cycles(const cfg_config *c, double ops)
@@ -210,13 +262,14 @@ double mdl_l2_store_cycles(const cfg_config *c, double stores)
     return stores * c->l2.store_issue_cycles / c->l2.slice_count;
 }
 
-/* First touch reads each line's sector once; beyond the L2's capacity a
- * fraction of the ops misses and moves a sector each way. */
+/* First touch reads each line's sector once.  Beyond the L2's capacity a
+ * fraction of the ops misses: the line is filled whole and evicts a line
+ * whose updated sector goes back to DRAM (every resident line is dirty). */
 double mdl_atomic_dram_bytes(const cfg_config *c, double lines, double ops)
 {
     double cap_lines = c->l2.size_bytes / c->coalesce.line_bytes;
     double bytes = 32.0 * (lines < cap_lines ? lines : cap_lines);
     if (lines > cap_lines)
-        bytes += 64.0 * ops * (1 - cap_lines / lines);
+        bytes += (c->coalesce.line_bytes + 32.0) * ops * (1 - cap_lines / lines);
     return bytes;
 }

@@ -22,9 +22,8 @@ typedef struct body {
     double warp_instr;                /* every warp instruction */
     double lifetime;                  /* one workgroup, first issue to exit */
     double atomic_instr, requests, ops, lanes;
-    double hot_ops, hot_lanes;        /* on the hottest address */
-    int summed;
-    double slice_ops;                 /* atomic ops on the busiest slice */
+    double addr_cycles;               /* the hottest word's dependency chain */
+    double slice_passes;              /* atomic-unit passes on the busiest slice */
     double stores;                    /* store line requests */
     double dram_bytes;
     double smem_busy_per_sm;
@@ -42,22 +41,30 @@ static double p_any(double p, double n)
     return -expm1(n * log1p(-p));
 }
 
+/* Share of a kernel's passes that the busiest slice works: the hot line's
+ * chunk of l2.interleave_lines lines, or the busiest chunk of the spread. */
+static double busiest_share(const cfg_config *c, double lines, double hot_share)
+{
+    if (lines <= 1)
+        return 1;
+    double il = c->l2.interleave_lines, in_chunk = il < lines ? il : lines;
+    double hot_chunk = hot_share + (in_chunk - 1) * (1 - hot_share) / (lines - 1);
+    double spread = mdl_busiest_slice_lines(c, lines) / lines;
+    return hot_chunk > spread ? hot_chunk : spread;
+}
+
 /* Adds `warps` warps' worth of one atomic instruction to the body. */
 static void add_warp_op(const cfg_config *c, body *b, const mdl_warp_op *w, double warps)
 {
     double issuing = warps * w->p_issue;
-    double ops = issuing * w->ops, lanes = issuing * w->lanes;
-    double lines = w->lines < 1 ? 1 : w->lines;
-    double spread = mdl_busiest_slice_lines(c, lines) / lines;
     b->atomic_instr += issuing;
     b->requests += issuing * w->requests;
-    b->ops += ops;
-    b->lanes += lanes;
-    b->hot_ops += ops * w->hot_op_share;
-    b->hot_lanes += lanes * w->hot_lane_share;
-    b->summed = w->summed;
-    b->slice_ops += ops * fmax(w->hot_line_share, spread);
-    b->dram_bytes += mdl_atomic_dram_bytes(c, w->lines, ops);
+    b->ops += issuing * w->ops;
+    b->lanes += issuing * w->lanes;
+    b->addr_cycles += mdl_same_address_chain_cycles(c, issuing * w->hot_requests, w->hot_request_passes,
+                                                    w->merged_sum ? 0 : w->hot_merged_lanes);
+    b->slice_passes += issuing * w->passes * busiest_share(c, w->lines, w->hot_pass_share);
+    b->dram_bytes += mdl_atomic_dram_bytes(c, w->lines, issuing * w->ops);
 }
 
 /* ALU instructions that every pattern's thread spends on its key. */
@@ -141,9 +148,9 @@ static void pat_distinct_lines(const cfg_config *c, const pat_params *p, body *b
 }
 
 /* Zero, barrier, shared atomics, barrier, flush the non-zero bins with one
- * global atomic each: the flush lanes of a warp hit 32 consecutive bins,
- * one line, one op per lane. */
-static void pat_histogram_shared(const cfg_config *c, const pat_params *p, body *b, double wg_per_sm)
+ * global atomic each: a warp's flush instruction covers 32 consecutive
+ * bins, one line, each lane on its own word. */
+static void pat_histogram_shared(const cfg_config *c, const pat_params *p, body *b)
 {
     const cfg_core *k = &c->core;
     double L = c->gpu.subgroup_size, wg = p->wg, bins = p->bins;
@@ -156,18 +163,20 @@ static void pat_histogram_shared(const cfg_config *c, const pat_params *p, body 
     double pass = mdl_smem_warp_cycles(c, L, bins);
     b->smem_conflict = b->warps * (pass - c->smem.atomic_issue_cycles);
     b->smem_busy_per_sm = mdl_privatized_smem_busy_cycles(c, p->wg, bins) * b->workgroups / c->gpu.sm_count;
-    (void)wg_per_sm;
     double lines = ceil(bins / per_line);
-    double ops = b->workgroups * nz;
-    double flush_instr = b->workgroups * ceil(bins / L);
-    b->atomic_instr += flush_instr;
-    b->requests += flush_instr;
-    b->ops += ops;
-    b->lanes += ops;
-    b->hot_ops += ops / bins;
-    b->hot_lanes += ops / bins;
-    b->slice_ops += ops * mdl_busiest_slice_lines(c, lines) / lines;
-    b->dram_bytes += mdl_atomic_dram_bytes(c, lines, ops);
+    double group = bins < L ? bins : L, p_nz = nz / bins;
+    double groups = ceil(bins / L) * p_any(group / bins, wg); /* flush instructions that send anything */
+    double lanes_per = group * p_nz / p_any(group / bins, wg);
+    double req_passes = mdl_request_passes(c, lanes_per, 0, group, 1); /* distinct words: one pass per sector */
+    double requests = b->workgroups * groups;
+    b->atomic_instr += requests;
+    b->requests += requests;
+    b->ops += b->workgroups * nz;
+    b->lanes += b->workgroups * nz;
+    /* bin 0 is in a flush request of every workgroup where it is non-zero */
+    b->addr_cycles += mdl_same_address_chain_cycles(c, b->workgroups * p_nz, req_passes, 0);
+    b->slice_passes += requests * req_passes * busiest_share(c, lines, 1 / lines);
+    b->dram_bytes += mdl_atomic_dram_bytes(c, lines, b->workgroups * nz);
     b->tail = mdl_global_atomic_latency_cycles(c);
 }
 
@@ -184,10 +193,8 @@ static void pat_reduce(const cfg_config *c, const pat_params *p, body *b)
     b->requests += b->workgroups;
     b->ops += b->workgroups;
     b->lanes += b->workgroups;
-    b->hot_ops += b->workgroups;
-    b->hot_lanes += b->workgroups;
-    b->summed = 1;
-    b->slice_ops += b->workgroups;
+    b->addr_cycles += mdl_same_address_chain_cycles(c, b->workgroups, 1, 0); /* thread 0 alone: one lane */
+    b->slice_passes += b->workgroups;
     b->dram_bytes += 32;
     b->tail = mdl_global_atomic_latency_cycles(c);
 }
@@ -205,7 +212,7 @@ static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, co
 {
     double s = p->selectivity, contenders = (double)p->n * s;
     mdl_warp_op read;
-    mdl_warp_aggregation(c, s, 1, &read); /* atomicAdd(&head, 0): one op per warp */
+    mdl_warp_aggregation(c, s, 1, &read); /* atomicAdd(&head, 0): the compiler's one op per warp */
     add_warp_op(c, b, &read, b->warps);
     simple_kernel(c, b, instr(c, 1, 1, 0, 0), read.p_issue, 1);
     if (contenders <= 0)
@@ -213,16 +220,17 @@ static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, co
     mdl_cas_race race;
     mdl_warp_op cas;
     mdl_warp_aggregation(c, s, 0, &cas);
-    mdl_cas_race_of(c, contenders, cas_cap(o, p->wg, s, contenders), cas.lanes, &race);
-    double cas_instr = race.ops * (c->coalesce.merge_cas ? 1 : 1 / cas.lanes);
+    double m = cas.lanes; /* contending lanes a warp brings */
+    double req_passes = c->coalesce.merge_cas ? 1 : m;
+    double per_request = mdl_same_address_chain_cycles(c, 1, req_passes, c->coalesce.merge_cas ? m - 1 : 0);
+    mdl_cas_race_of(c, contenders, cas_cap(o, p->wg, s, contenders), m, per_request / m, &race);
+    double cas_instr = race.attempts / m;
     b->atomic_instr += cas_instr;
     b->requests += cas_instr;
     b->ops += race.ops;
     b->lanes += race.attempts;
-    b->hot_ops += race.ops;
-    b->hot_lanes += race.attempts;
-    b->slice_ops += race.ops;
-    b->warp_instr += cas_instr * (1 + c->core.cas_loop_instructions) + contenders / cas.lanes;
+    b->slice_passes += cas_instr * req_passes;
+    b->warp_instr += cas_instr * (1 + c->core.cas_loop_instructions) + contenders / m;
     b->cas_attempts = race.attempts;
     b->cas_failures = race.attempts - contenders;
     b->cas_cycles = race.cycles;
@@ -231,7 +239,10 @@ static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, co
 }
 
 /* Every thread updates one 8- or 16-bit bin: read the word, then a CAS loop
- * on it.  The words race independently, in parallel, and share slices. */
+ * on it.  The words race in parallel, but a warp's CAS instruction is one
+ * request per line it touches, so the lanes of the other words of a line
+ * lengthen every word's chain: that is the interference measured between
+ * the 2 to 8 words of one line. */
 static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const mdl_occupancy *o, int bits)
 {
     double L = c->gpu.subgroup_size;
@@ -244,25 +255,29 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     b->lifetime = mdl_alu_chain_cycles(c, instr(c, 1, 0, 1, 1) + 2) + mdl_global_atomic_latency_cycles(c) + 1 +
                   c->core.exit_cycles;
     b->tail = mdl_global_atomic_latency_cycles(c);
-    /* lanes a warp brings to one word: L / words spread over the warps
-     * that have any */
+    double words_per_line = c->coalesce.line_bytes / 4.0;
+    double line_words = sw.words < words_per_line ? sw.words : words_per_line;
+    /* lanes a warp brings to one word, and to one line */
     double m = L / sw.words / p_any(1 / sw.words, L);
+    double lines_hit = mdl_distinct(sw.lines, L), lanes_line = L / lines_hit;
+    int merged = c->coalesce.merge_cas;
+    double req_passes = mdl_request_passes(c, lanes_line, 0, line_words, merged);
+    /* merged, the atomic unit compares every lane of the request in turn:
+     * the other words' lanes hold this word too (H100: two words of one
+     * line race twice as long as one word with the same contenders) */
+    double words_hit = mdl_distinct(line_words, lanes_line);
+    double per_request = mdl_same_address_chain_cycles(c, 1, req_passes, merged ? lanes_line - words_hit : 0);
     double resident = fmin((double)p->n, o->resident_wgs * p->wg);
     double cap = fmin(sw.per_word, resident / sw.words);
     mdl_cas_race race;
-    mdl_cas_race_of(c, sw.per_word, cap, m, &race);
-    double ops = race.ops * sw.words, attempts = race.attempts * sw.words;
-    double words_per_line = c->coalesce.line_bytes / 4.0;
-    double busiest_words = fmin(sw.words, mdl_busiest_slice_lines(c, sw.lines) * words_per_line);
-    /* a warp's CAS instruction is one request per distinct line it touches */
-    double cas_instr = attempts / L;
+    mdl_cas_race_of(c, sw.per_word, cap, m, per_request / m, &race);
+    double attempts = race.attempts * sw.words;
+    double cas_instr = attempts / L, requests = cas_instr * lines_hit;
     b->atomic_instr += cas_instr;
-    b->requests += cas_instr * fmin(L, mdl_distinct(sw.lines, L));
-    b->ops += ops;
+    b->requests += requests;
+    b->ops += race.ops * sw.words;
     b->lanes += attempts;
-    b->hot_ops += race.ops;
-    b->hot_lanes += race.attempts;
-    b->slice_ops += race.ops * busiest_words;
+    b->slice_passes += requests * req_passes * busiest_share(c, sw.lines, 1 / sw.lines);
     b->warp_instr += cas_instr * (1 + c->core.cas_loop_instructions);
     b->cas_attempts = attempts;
     b->cas_failures = attempts - (double)p->n;
@@ -324,7 +339,7 @@ int mdl_predict_terms(const cfg_config *c, const pat_params *p, atom_stats *st, 
     case PAT_COUNTER_AGGREGATED: pat_counter(c, p, &b, 1); break;
     case PAT_COMPACTION: pat_compaction(c, p, &b); break;
     case PAT_HISTOGRAM: pat_histogram(c, p, &b); break;
-    case PAT_HISTOGRAM_SHARED: pat_histogram_shared(c, p, &b, o.wg_per_sm); break;
+    case PAT_HISTOGRAM_SHARED: pat_histogram_shared(c, p, &b); break;
     case PAT_HISTOGRAM_U8_CAS: pat_subword(c, p, &b, &o, 8); break;
     case PAT_HISTOGRAM_U16_CAS: pat_subword(c, p, &b, &o, 16); break;
     case PAT_CAS_APPEND: pat_cas_append(c, p, &b, &o); break;
@@ -343,8 +358,8 @@ int mdl_predict_terms(const cfg_config *c, const pat_params *p, atom_stats *st, 
     tt.cycles[MDL_T_ISSUE] = mdl_issue_cycles(c, b.warp_instr);
     tt.cycles[MDL_T_SLOTS] = mdl_slot_cycles(c, &o, b.lifetime);
     tt.cycles[MDL_T_LSU] = mdl_lsu_cycles(c, b.requests + b.stores);
-    tt.cycles[MDL_T_SLICE] = b.slice_ops * c->l2.atomic_issue_cycles + mdl_l2_store_cycles(c, b.stores);
-    tt.cycles[MDL_T_ADDRESS] = mdl_same_address_cycles(c, b.hot_ops, b.hot_lanes, b.summed);
+    tt.cycles[MDL_T_SLICE] = b.slice_passes * c->l2.atomic_issue_cycles + mdl_l2_store_cycles(c, b.stores);
+    tt.cycles[MDL_T_ADDRESS] = b.addr_cycles;
     tt.cycles[MDL_T_DRAM] = mdl_dram_cycles(c, b.dram_bytes);
     tt.cycles[MDL_T_SMEM] = b.smem_busy_per_sm;
     tt.cycles[MDL_T_CAS] = b.cas_cycles;

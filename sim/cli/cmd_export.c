@@ -1,12 +1,110 @@
-/* cmd_export.c - `atomsim export`: not built yet; says so instead of guessing. */
+/* cmd_export.c - `atomsim export`: writes the dispatcher's cost tables for
+ * one GPU config and one CPU-tier config (model/export.c). */
 #include <stdio.h>
+#include <string.h>
 
+#include "../../model/cpu_config.h"
+#include "../../model/export.h"
+#include "args.h"
 #include "commands.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: atomsim export --config FILE [--cpu FILE] [-p section.key=value ...]\n"
+               "                      [--format json|csv|c-header] [--output FILE]\n"
+               "writes, for every pattern, predicted GPU and CPU times, contention density, the seed rule's\n"
+               "penalty and inhibition and the decision over a grid of n (2^10..2^26) and the pattern's own\n"
+               "axes (schema: model/schema/cost-table.schema.json).  Without --cpu the built-in CPU tier is\n"
+               "used (the GPU host's 16 workers, see configs/cpu-gpuhost-16core.ini).\n");
+}
+
+enum { OPT_CPU = 2000, OPT_OUTPUT };
 
 int cmd_export(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "atomsim export: not implemented yet\n");
-    return 2;
+    static const struct option longopts[] = {
+        { "config", required_argument, NULL, CLI_OPT_CONFIG },
+        { "cpu", required_argument, NULL, OPT_CPU },
+        { "format", required_argument, NULL, CLI_OPT_FORMAT },
+        { "output", required_argument, NULL, OPT_OUTPUT },
+        { "help", no_argument, NULL, CLI_OPT_HELP },
+        { 0, 0, 0, 0 },
+    };
+    cli_args a;
+    cfg_config cfg;
+    cpu_config cpu;
+    char err[CFG_ERR_MAX];
+    const char *cpu_path = NULL, *out_path = NULL;
+    enum exp_format fmt = EXP_JSON;
+    int c;
+    cli_args_init(&a);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
+        switch (c) {
+        case CLI_OPT_HELP:
+            usage(stdout);
+            return 0;
+        case OPT_CPU:
+            cpu_path = optarg;
+            continue;
+        case OPT_OUTPUT:
+            out_path = optarg;
+            continue;
+        case CLI_OPT_FORMAT:
+            if (!strcmp(optarg, "json"))
+                fmt = EXP_JSON;
+            else if (!strcmp(optarg, "csv"))
+                fmt = EXP_CSV;
+            else if (!strcmp(optarg, "c-header"))
+                fmt = EXP_C_HEADER;
+            else {
+                cli_error("export", "--format '%s': expected json, csv or c-header", optarg);
+                return 2;
+            }
+            continue;
+        case '?':
+        case ':':
+            cli_error("export", "bad option '%s' (see atomsim export --help)", argv[optind - 1]);
+            return 2;
+        }
+        int rc = cli_common_opt(&a, c, optarg, err);
+        if (rc) {
+            cli_error("export", "%s", rc < 0 ? err : "unexpected option");
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        cli_error("export", "unexpected argument '%s'", argv[optind]);
+        return 2;
+    }
+    if (cli_load_config(&a, &cfg, err)) {
+        cli_error("export", "%s", err);
+        return 2;
+    }
+    cpu_defaults(&cpu);
+    if (cpu_path && cpu_load(&cpu, cpu_path, err)) {
+        cli_error("export", "%s", err);
+        return 2;
+    }
+    exp_table *t;
+    if (exp_build(&cfg, &cpu, &t, err)) {
+        cli_error("export", "%s", err);
+        return 1;
+    }
+    FILE *f = out_path ? fopen(out_path, "w") : stdout;
+    if (!f) {
+        cli_error("export", "cannot write %s", out_path);
+        exp_free(t);
+        return 2;
+    }
+    int rc = exp_write(t, fmt, f, err);
+    exp_free(t);
+    if (out_path && fclose(f))
+        rc = -1;
+    if (rc || fflush(stdout)) {
+        cli_error("export", "%s", rc ? err : "write error");
+        return 1;
+    }
+    return 0;
 }

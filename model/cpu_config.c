@@ -1,0 +1,153 @@
+/* cpu_config.c - the CPU tier's option table and its INI reader (inih),
+ * with the same strictness as model/config.c: unknown keys and
+ * out-of-range values are errors, never ignored. */
+#include "cpu_config.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OFF(f) offsetof(cpu_config, f)
+
+static const cpu_option options[] = {
+    { "source", "name", CPU_T_STRING, OFF(name), 0, 0, "generic-8-worker", "", "what the numbers describe" },
+    { "source", "cpu_model", CPU_T_STRING, OFF(cpu_model), 0, 0, "unspecified", "", "/proc/cpuinfo model name" },
+    { "source", "date", CPU_T_STRING, OFF(date), 0, 0, "", "", "when cpubench measured it" },
+    { "source", "tool", CPU_T_STRING, OFF(tool), 0, 0, "estimate", "", "cpubench, or estimate" },
+    { "cpu", "workers", CPU_T_INT, OFF(workers), 1, 4096, "8", "workers", "worker threads of the CPU tier" },
+    { "cost", "pool_dispatch_us", CPU_T_DOUBLE, OFF(pool_dispatch_us), 0, 1e6, "20", "us", "wake every worker and wait for all" },
+    { "cost", "key_ns", CPU_T_DOUBLE, OFF(key_ns), 0, 1e6, "2", "ns", "per element per worker: lowbias32, select, count" },
+    { "cost", "store_ns", CPU_T_DOUBLE, OFF(store_ns), 0, 1e6, "1", "ns", "per selected element: private compaction write" },
+    { "cost", "copy_gbps", CPU_T_DOUBLE, OFF(copy_gbps), 0.001, 1e6, "10", "GB/s", "concatenating compaction regions" },
+    { "cost", "zero_ns_per_bin", CPU_T_DOUBLE, OFF(zero_ns_per_bin), 0, 1e6, "0.1", "ns", "zeroing private bins, per bin" },
+    { "cost", "merge_ns_per_bin", CPU_T_DOUBLE, OFF(merge_ns_per_bin), 0, 1e6, "1", "ns", "summing one bin over every worker's copy" },
+    { "cache", "l1_bytes", CPU_T_DOUBLE, OFF(l1_bytes), 1, 1e12, "32768", "bytes", "L1 data cache per core" },
+    { "cache", "l2_bytes", CPU_T_DOUBLE, OFF(l2_bytes), 1, 1e12, "1048576", "bytes", "L2 cache per core" },
+    { "cache", "llc_bytes", CPU_T_DOUBLE, OFF(llc_bytes), 1, 1e12, "33554432", "bytes", "last-level cache, shared" },
+    { "cache", "update_l1_ns", CPU_T_DOUBLE, OFF(update_l1_ns), 0, 1e6, "0.5", "ns", "histogram update beyond key_ns, bins in L1" },
+    { "cache", "update_l2_ns", CPU_T_DOUBLE, OFF(update_l2_ns), 0, 1e6, "1", "ns", "histogram update, bins in L2" },
+    { "cache", "update_llc_ns", CPU_T_DOUBLE, OFF(update_llc_ns), 0, 1e6, "4", "ns", "histogram update, bins in the LLC" },
+    { "cache", "update_dram_ns", CPU_T_DOUBLE, OFF(update_dram_ns), 0, 1e6, "15", "ns", "histogram update, bins in DRAM" },
+    { "cache", "update_same_bin_ns", CPU_T_DOUBLE, OFF(update_same_bin_ns), 0, 1e6, "1", "ns", "consecutive updates of one bin, times 1/K" },
+};
+
+const cpu_option *cpu_options(size_t *count)
+{
+    *count = sizeof options / sizeof options[0];
+    return options;
+}
+
+static int set(cpu_config *c, const cpu_option *o, const char *value, char err[CFG_ERR_MAX])
+{
+    char *end;
+    void *f = (char *)c + o->offset;
+    while (*value == ' ' || *value == '\t')
+        value++;
+    if (o->type == CPU_T_STRING) {
+        if (strlen(value) >= CPU_TEXT_MAX) {
+            snprintf(err, CFG_ERR_MAX, "%s.%s: value longer than %d characters", o->section, o->key, CPU_TEXT_MAX - 1);
+            return -1;
+        }
+        strcpy(f, value);
+        return 0;
+    }
+    errno = 0;
+    double v = strtod(value, &end);
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (end == value || *end || errno == ERANGE || !isfinite(v)) {
+        snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not a number", o->section, o->key, value);
+        return -1;
+    }
+    if (o->type == CPU_T_INT && v != floor(v)) {
+        snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not an integer", o->section, o->key, value);
+        return -1;
+    }
+    if (v < o->min || v > o->max) {
+        snprintf(err, CFG_ERR_MAX, "%s.%s: %s is out of range [%g, %g] %s", o->section, o->key, value, o->min, o->max, o->unit);
+        return -1;
+    }
+    if (o->type == CPU_T_INT)
+        *(int *)f = (int)v;
+    else
+        *(double *)f = v;
+    return 0;
+}
+
+void cpu_defaults(cpu_config *c)
+{
+    char err[CFG_ERR_MAX];
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        if (set(c, &options[i], options[i].def, err))
+            abort(); /* a bad default is a programming error the unit tests catch */
+}
+
+struct load_ctx {
+    cpu_config *c;
+    char *err;
+};
+
+static int on_entry(void *user, const char *section, const char *key, const char *value)
+{
+    struct load_ctx *x = user;
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        if (!strcmp(options[i].section, section) && !strcmp(options[i].key, key))
+            return set(x->c, &options[i], value, x->err) ? 0 : 1;
+    snprintf(x->err, CFG_ERR_MAX, "unknown key '%s' in section [%s]", key, section);
+    return 0;
+}
+
+int cpu_load(cpu_config *c, const char *path, char err[CFG_ERR_MAX])
+{
+    char msg[CFG_ERR_MAX] = "";
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, CFG_ERR_MAX, "%s: cannot open CPU config: %s", path, strerror(errno));
+        return -1;
+    }
+    struct load_ctx x = { c, msg };
+    int line = ini_parse_file(f, on_entry, &x);
+    fclose(f);
+    if (line != 0) {
+        snprintf(err, CFG_ERR_MAX, "%s:%d: %s", path, line, msg[0] ? msg : "malformed line (expected [section] or key = value)");
+        return -1;
+    }
+    snprintf(c->path, sizeof c->path, "%s", path);
+    return 0;
+}
+
+void cpu_format(const cpu_config *c, const cpu_option *o, char *buf, size_t len)
+{
+    const void *f = (const char *)c + o->offset;
+    if (o->type == CPU_T_STRING)
+        snprintf(buf, len, "%s", (const char *)f);
+    else if (o->type == CPU_T_INT)
+        snprintf(buf, len, "%d", *(const int *)f);
+    else {
+        double v = *(const double *)f;
+        for (int prec = 6; prec <= 17; prec++) {
+            snprintf(buf, len, "%.*g", prec, v);
+            if (strtod(buf, NULL) == v)
+                break;
+        }
+    }
+}
+
+uint64_t cpu_hash(const cpu_config *c)
+{
+    uint64_t h = 1469598103934665603ull;
+    char buf[160];
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        int len = snprintf(buf, sizeof buf, "%s.%s=", options[i].section, options[i].key);
+        cpu_format(c, &options[i], buf + len, sizeof buf - (size_t)len);
+        for (const char *p = buf; *p; p++) {
+            h ^= (unsigned char)*p;
+            h *= 1099511628211ull;
+        }
+    }
+    return h;
+}

@@ -1,0 +1,86 @@
+/* cpu_tier.c - closed-form CPU costs: pool dispatch + zeroing + each
+ * worker's scan of n / workers elements + merge or concatenation. */
+#include "cpu_tier.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Log-linear blend from one level's cost to the next over the factor of two
+ * past the boundary: the footprint spills gradually, and the table stays
+ * smooth enough to interpolate. */
+static double blend(double fp, double edge, double below, double above)
+{
+    if (fp <= edge)
+        return below;
+    if (fp >= 2 * edge)
+        return above;
+    double t = log2(fp / edge);
+    return below + t * (above - below);
+}
+
+double cpu_update_ns(const cpu_config *c, double fp, double p_same)
+{
+    double llc_share = c->llc_bytes / c->workers;
+    double ns;
+    if (fp <= c->l2_bytes)
+        ns = blend(fp, c->l1_bytes, c->update_l1_ns, c->update_l2_ns);
+    else if (fp <= llc_share)
+        ns = blend(fp, c->l2_bytes, c->update_l2_ns, c->update_llc_ns);
+    else
+        ns = blend(fp, llc_share, c->update_llc_ns, c->update_dram_ns);
+    return ns + p_same * c->update_same_bin_ns;
+}
+
+static void histogram(const cpu_config *c, double n, double bins, double bytes_per_bin, double hot, cpu_cost *o)
+{
+    double e = n / c->workers;
+    double q0 = hot + (1 - hot) / bins, qo = (1 - hot) / bins;
+    double p_same = q0 * q0 + (bins - 1) * qo * qo;
+    o->zero_us = bins * c->zero_ns_per_bin / 1e3;
+    o->scan_us = e * (c->key_ns + cpu_update_ns(c, bins * bytes_per_bin, p_same)) / 1e3;
+    o->merge_us = bins * c->merge_ns_per_bin / 1e3;
+}
+
+int cpu_predict(const cpu_config *c, const pat_params *p, cpu_cost *o, char err[CFG_ERR_MAX])
+{
+    double n = (double)p->n, s = p->selectivity, e = n / c->workers;
+    memset(o, 0, sizeof *o);
+    o->pool_us = c->pool_dispatch_us;
+    switch (p->pattern) {
+    case PAT_STORE:
+        o->scan_us = e * (c->key_ns + s * c->store_ns) / 1e3;
+        break;
+    case PAT_COUNTER:
+    case PAT_COUNTER_AGGREGATED:
+    case PAT_BITMASK:
+    case PAT_REDUCE:
+        o->scan_us = e * c->key_ns / 1e3;
+        break;
+    case PAT_COMPACTION:
+    case PAT_CAS_APPEND:
+        o->scan_us = e * (c->key_ns + s * c->store_ns) / 1e3;
+        o->copy_us = 4.0 * n * s / (c->copy_gbps * 1e3);
+        break;
+    case PAT_HISTOGRAM:
+        histogram(c, n, p->bins, 4, p->hot, o);
+        break;
+    case PAT_HISTOGRAM_SHARED:
+        histogram(c, n, p->bins, 4, 0, o);
+        break;
+    case PAT_HISTOGRAM_U8_CAS:
+        histogram(c, n, p->bins, 1, 0, o);
+        break;
+    case PAT_HISTOGRAM_U16_CAS:
+        histogram(c, n, p->bins, 2, 0, o);
+        break;
+    case PAT_DISTINCT_LINES:
+        histogram(c, n, p->addresses, 4, 0, o);
+        break;
+    default:
+        snprintf(err, CFG_ERR_MAX, "pattern %d has no CPU-tier model", (int)p->pattern);
+        return -1;
+    }
+    o->us = o->pool_us + o->zero_us + o->scan_us + o->merge_us + o->copy_us;
+    return 0;
+}
