@@ -43,9 +43,8 @@ typedef struct cpu_option {
 
 const cpu_option *cpu_options(size_t *count);
 
-/* Defaults: a generic 8-worker CPU (seed 000's Web Worker tier), used
- * when no --cpu config is named; every value is an estimate, and the
- * shipped configs/cpu-*.ini replace all of them with measurements. */
+/* Defaults: the GPU host's 16-worker CPU tier as cpubench measured it
+ * (configs/cpu-gpuhost-16core.ini), used when no --cpu config is named. */
 void cpu_defaults(cpu_config *c);
 
 /* Reads an INI file over the defaults; unknown keys, malformed or

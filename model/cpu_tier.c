@@ -21,14 +21,17 @@ static double blend(double fp, double edge, double below, double above)
 
 double cpu_update_ns(const cpu_config *c, double fp, double p_same)
 {
-    double llc_share = c->llc_bytes / c->workers;
+    /* the LLC is shared: all workers' private bins fill it together, and
+     * they start to spill at a quarter of a worker's share (the edges
+     * cpubench classifies its measurements by) */
+    double spill = c->llc_bytes / c->workers / 4;
     double ns;
     if (fp <= c->l2_bytes)
         ns = blend(fp, c->l1_bytes, c->update_l1_ns, c->update_l2_ns);
-    else if (fp <= llc_share)
+    else if (fp <= spill)
         ns = blend(fp, c->l2_bytes, c->update_l2_ns, c->update_llc_ns);
     else
-        ns = blend(fp, llc_share, c->update_llc_ns, c->update_dram_ns);
+        ns = blend(fp, spill, c->update_llc_ns, c->update_dram_ns);
     return ns + p_same * c->update_same_bin_ns;
 }
 

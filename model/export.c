@@ -150,7 +150,7 @@ static void derive_thresholds(exp_pattern *ep)
         t->n = ep->axes[0].values[i];
         t->fraction = 0;
         if (ep->axis_count < 2 || ax->kind == EXP_AXIS_N) {
-            t->status = EXP_NO_ATOMICS;
+            t->status = ep->pattern == PAT_STORE ? EXP_NO_ATOMICS : EXP_NO_DENSITY_AXIS;
             continue;
         }
         int ascending = ax->kind == EXP_AXIS_SELECTIVITY; /* density grows along the axis */
@@ -217,7 +217,7 @@ static int build_pattern(const cfg_config *gpu, const cpu_config *cpu, enum pat_
     return 0;
 }
 
-int exp_build(const cfg_config *gpu, const cpu_config *cpu, exp_table **out, char err[CFG_ERR_MAX])
+int exp_build(const cfg_config *gpu, const cpu_config *cpu, unsigned only, exp_table **out, char err[CFG_ERR_MAX])
 {
     exp_table *t = calloc(1, sizeof *t);
     if (!t) {
@@ -227,6 +227,8 @@ int exp_build(const cfg_config *gpu, const cpu_config *cpu, exp_table **out, cha
     t->gpu = *gpu;
     t->cpu = *cpu;
     for (int id = 0; id < PAT_COUNT; id++) {
+        if (only && !(only & (1u << id)))
+            continue;
         if (build_pattern(gpu, cpu, (enum pat_id)id, &t->patterns[t->pattern_count++], err)) {
             exp_free(t);
             return -1;
@@ -349,7 +351,7 @@ static double cell_value(const exp_cell *c, enum cell_field f)
 
 static const char *threshold_status_name(enum exp_threshold_status s)
 {
-    static const char *const names[] = { "crossover", "gpu_always", "cpu_always", "no_atomics" };
+    static const char *const names[] = { "crossover", "gpu_always", "cpu_always", "no_atomics", "no_density_axis" };
     return names[s];
 }
 

@@ -53,7 +53,7 @@ typedef struct exp_cell {
 /* Where the GPU stops beating the CPU tier for one pattern at one n: the
  * lowest density fraction on the pattern's density axis at which the CPU's
  * predicted cost is below the GPU's (no penalty, no inhibition). */
-enum exp_threshold_status { EXP_CROSSOVER, EXP_GPU_ALWAYS, EXP_CPU_ALWAYS, EXP_NO_ATOMICS };
+enum exp_threshold_status { EXP_CROSSOVER, EXP_GPU_ALWAYS, EXP_CPU_ALWAYS, EXP_NO_ATOMICS, EXP_NO_DENSITY_AXIS };
 typedef struct exp_threshold {
     double n;
     enum exp_threshold_status status;
@@ -86,7 +86,8 @@ int exp_axes_of(const cfg_config *c, enum pat_id id, exp_axis *axes, int *count)
 int exp_cell_of(const cfg_config *gpu, const cpu_config *cpu, const pat_params *p, exp_cell *out,
                 char err[CFG_ERR_MAX]);
 
-int exp_build(const cfg_config *gpu, const cpu_config *cpu, exp_table **out, char err[CFG_ERR_MAX]);
+/* `only`: a mask of (1 << pat_id) to export, 0 for every pattern. */
+int exp_build(const cfg_config *gpu, const cpu_config *cpu, unsigned only, exp_table **out, char err[CFG_ERR_MAX]);
 int exp_write(const exp_table *t, enum exp_format f, FILE *out, char err[CFG_ERR_MAX]);
 void exp_free(exp_table *t);
 

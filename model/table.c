@@ -241,7 +241,7 @@ static int bracket(const double *v, int count, double x, int log2_scale, int *i,
         *w = 0;
         return x == v[0] ? 0 : 1;
     }
-    while (lo < count - 2 && x > v[lo + 1])
+    while (lo < count - 2 && x >= v[lo + 1]) /* a grid point lands on w = 0: exact */
         lo++;
     double a = v[lo], b = v[lo + 1];
     if (log2_scale)
@@ -256,6 +256,8 @@ static double mix(double a, double b, double w, int log_values)
 {
     if (w == 0)
         return a;
+    if (w == 1)
+        return b;
     if (log_values && a > 0 && b > 0)
         return exp(log(a) + w * (log(b) - log(a)));
     return a + w * (b - a);

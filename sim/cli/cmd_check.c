@@ -250,18 +250,22 @@ static const struct pattern_tolerance {
     double sim_ape;                   /* vs the simulator */
     double data_ape, data_spearman;   /* vs the measured dataset */
 } tolerances[PAT_COUNT] = {
-    { PAT_STORE, 0.30, 0.15, 0.80 },
-    { PAT_COUNTER, 0.50, 0.15, 0.90 },
-    { PAT_COUNTER_AGGREGATED, 0.50, 0.15, 0.90 },
-    { PAT_COMPACTION, 0.50, 0.15, 0.90 },
-    { PAT_HISTOGRAM, 0.60, 0.35, 0.80 },
-    { PAT_HISTOGRAM_SHARED, 0.80, 0.80, 0.70 },
-    { PAT_HISTOGRAM_U8_CAS, 0.80, 0.45, 0.90 },
-    { PAT_HISTOGRAM_U16_CAS, 0.80, 0.45, 0.90 },
-    { PAT_CAS_APPEND, 0.80, 0.30, 0.90 },
-    { PAT_BITMASK, 0.30, 0.15, 0.50 },
-    { PAT_REDUCE, 0.50, 0.20, 0.80 },
-    { PAT_DISTINCT_LINES, 0.80, 0.30, 0.80 },
+    /* recorded 2026-11-22 with configs/h100.ini and validate/data/h100.csv
+     * (docs/model.md, "Accuracy"): measured median APE then, plus margin.
+     * The CAS patterns sit far off because that config merges no CAS lanes
+     * and has no key for a merged CAS lane's cost; see docs/model.md. */
+    { PAT_STORE, 0.20, 0.10, 0.85 },
+    { PAT_COUNTER, 0.20, 0.10, 0.90 },
+    { PAT_COUNTER_AGGREGATED, 0.20, 0.10, 0.90 },
+    { PAT_COMPACTION, 0.20, 0.10, 0.90 },
+    { PAT_HISTOGRAM, 0.35, 0.20, 0.90 },
+    { PAT_HISTOGRAM_SHARED, 0.35, 0.20, 0.80 },
+    { PAT_HISTOGRAM_U8_CAS, 0.50, 0.80, 0.90 },
+    { PAT_HISTOGRAM_U16_CAS, 0.50, 0.75, 0.90 },
+    { PAT_CAS_APPEND, 0.50, 1.40, 0.90 },
+    { PAT_BITMASK, 0.20, 0.10, 0.80 },
+    { PAT_REDUCE, 0.20, 0.25, 0.85 },
+    { PAT_DISTINCT_LINES, 0.20, 0.35, 0.75 },
 };
 
 #define GOAL_APE 0.20

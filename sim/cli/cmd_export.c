@@ -11,14 +11,31 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: atomsim export --config FILE [--cpu FILE] [-p section.key=value ...]\n"
-               "                      [--format json|csv|c-header] [--output FILE]\n"
+               "                      [--format json|csv|c-header] [--output FILE] [--only PATTERN[,...]]\n"
                "writes, for every pattern, predicted GPU and CPU times, contention density, the seed rule's\n"
                "penalty and inhibition and the decision over a grid of n (2^10..2^26) and the pattern's own\n"
                "axes (schema: model/schema/cost-table.schema.json).  Without --cpu the built-in CPU tier is\n"
                "used (the GPU host's 16 workers, see configs/cpu-gpuhost-16core.ini).\n");
 }
 
-enum { OPT_CPU = 2000, OPT_OUTPUT };
+enum { OPT_CPU = 2000, OPT_OUTPUT, OPT_ONLY };
+
+/* --only histogram,counter -> a pattern mask */
+static int parse_only(const char *list, unsigned *mask)
+{
+    char buf[512], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", list);
+    *mask = 0;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        enum pat_id id;
+        if (pat_from_name(t, &id)) {
+            cli_error("export", "--only: unknown pattern '%s'", t);
+            return -1;
+        }
+        *mask |= 1u << id;
+    }
+    return *mask ? 0 : -1;
+}
 
 int cmd_export(int argc, char **argv)
 {
@@ -27,6 +44,7 @@ int cmd_export(int argc, char **argv)
         { "cpu", required_argument, NULL, OPT_CPU },
         { "format", required_argument, NULL, CLI_OPT_FORMAT },
         { "output", required_argument, NULL, OPT_OUTPUT },
+        { "only", required_argument, NULL, OPT_ONLY },
         { "help", no_argument, NULL, CLI_OPT_HELP },
         { 0, 0, 0, 0 },
     };
@@ -36,6 +54,7 @@ int cmd_export(int argc, char **argv)
     char err[CFG_ERR_MAX];
     const char *cpu_path = NULL, *out_path = NULL;
     enum exp_format fmt = EXP_JSON;
+    unsigned only = 0;
     int c;
     cli_args_init(&a);
     optind = 1;
@@ -50,6 +69,10 @@ int cmd_export(int argc, char **argv)
             continue;
         case OPT_OUTPUT:
             out_path = optarg;
+            continue;
+        case OPT_ONLY:
+            if (parse_only(optarg, &only))
+                return 2;
             continue;
         case CLI_OPT_FORMAT:
             if (!strcmp(optarg, "json"))
@@ -88,7 +111,7 @@ int cmd_export(int argc, char **argv)
         return 2;
     }
     exp_table *t;
-    if (exp_build(&cfg, &cpu, &t, err)) {
+    if (exp_build(&cfg, &cpu, only, &t, err)) {
         cli_error("export", "%s", err);
         return 1;
     }

@@ -1,0 +1,204 @@
+/* test_model_dispatch_scoring.c - contention density, the continuous
+ * penalty, the categorical inhibition, data movement and the CPU tier
+ * (its config reader and cost formulas). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../model/cpu_config.h"
+#include "../../model/cpu_tier.h"
+#include "../../model/density.h"
+#include "../../model/score.h"
+
+static pat_params params(enum pat_id id, uint64_t n, double s, uint32_t k, double hot)
+{
+    pat_params p;
+    pat_defaults(&p);
+    p.pattern = id;
+    p.n = n;
+    p.selectivity = s;
+    p.bins = k;
+    p.hot = hot;
+    return p;
+}
+
+static void test_density_is_seed_000s(void **state)
+{
+    (void)state;
+    cfg_config c;
+    dsp_density d;
+    char err[CFG_ERR_MAX];
+    cfg_defaults(&c);
+    pat_params p = params(PAT_COUNTER, 1 << 20, 0.1, 256, 0);
+    assert_int_equal(dsp_density_of(&c, &p, &d), 0);
+    assert_float_equal(d.density, 0.1 * c.gpu.sm_count * c.gpu.fp32_lanes_per_sm, 1e-9);
+    assert_float_equal(d.fraction, 0.1, 1e-15);
+    p = params(PAT_HISTOGRAM, 1 << 20, 1, 4, 0);
+    assert_int_equal(dsp_density_of(&c, &p, &d), 0);
+    assert_float_equal(d.fraction, 0.25, 1e-15);
+    p = params(PAT_HISTOGRAM, 1 << 20, 1, 4096, 0.5);
+    assert_int_equal(dsp_density_of(&c, &p, &d), 0);
+    assert_float_equal(d.fraction, 0.5 + 0.5 / 4096, 1e-12);
+    /* the fraction never depends on the GPU's size */
+    double f = d.fraction;
+    assert_int_equal(cfg_override(&c, "gpu.sm_count=7", err), 0);
+    assert_int_equal(dsp_density_of(&c, &p, &d), 0);
+    assert_float_equal(d.fraction, f, 0);
+    p = params(PAT_STORE, 1 << 20, 1, 256, 0);
+    assert_int_equal(dsp_density_of(&c, &p, &d), 0);
+    assert_int_equal(d.atomics, 0);
+    p = params(PAT_HISTOGRAM_U8_CAS, 1 << 20, 1, 256, 0);
+    assert_int_equal(dsp_density_of(&c, &p, &d), 0);
+    assert_int_equal(d.cas, 1);
+    assert_float_equal(d.targets, 64, 0);
+}
+
+static void test_penalty_and_inhibition(void **state)
+{
+    (void)state;
+    dsp_thresholds t = { 0.05, 0.10, 1 };
+    enum dsp_reason why;
+    assert_float_equal(dsp_penalty(0.01, &t), 0, 0);
+    assert_float_equal(dsp_penalty(0.05, &t), 0, 0);
+    assert_float_equal(dsp_penalty(0.075, &t), 0.5, 1e-12);
+    assert_float_equal(dsp_penalty(0.10, &t), 1, 0);
+    dsp_density d = { 0 };
+    d.atomics = 1;
+    d.fraction = 0.10;
+    assert_int_equal(dsp_inhibited(&d, &t, &why), 0); /* "exceeds": strictly above */
+    d.fraction = 0.1000001;
+    assert_int_equal(dsp_inhibited(&d, &t, &why), 1);
+    assert_int_equal(why, DSP_REASON_DENSITY);
+    d.fraction = 0;
+    d.cas = 1;
+    assert_int_equal(dsp_inhibited(&d, &t, &why), 1);
+    assert_int_equal(why, DSP_REASON_CAS);
+    t.inhibit_cas = 0;
+    assert_int_equal(dsp_inhibited(&d, &t, &why), 0);
+    assert_string_equal(dsp_reason_name(DSP_REASON_CAS), "cas");
+    assert_string_equal(dsp_reason_name(DSP_REASON_DENSITY), "density");
+}
+
+static void test_decision_weighs_data_movement(void **state)
+{
+    (void)state;
+    cfg_config c;
+    dsp_density d;
+    dsp_decision dec;
+    char err[CFG_ERR_MAX];
+    cfg_defaults(&c);
+    pat_params p = params(PAT_COUNTER, 1 << 24, 0.01, 256, 0);
+    assert_int_equal(dsp_density_of(&c, &p, &d), 0);
+    /* data on the GPU: the CPU pays for 64 MiB over PCIe */
+    dsp_decide(&c, &p, &d, 100, 100, &dec);
+    assert_float_equal(dec.cpu_us, 100 + dsp_transfer_us(&c, 4.0 * (1 << 24)), 1e-9);
+    assert_int_equal(dec.target, DSP_GPU);
+    assert_int_equal(cfg_override(&c, "dispatch.data_on_gpu=0", err), 0);
+    dsp_decide(&c, &p, &d, 100, 100, &dec);
+    assert_float_equal(dec.gpu_us, 100 + dsp_transfer_us(&c, dsp_input_bytes(&p) + dsp_output_bytes(&p)), 1e-9);
+    assert_int_equal(dec.target, DSP_CPU);
+    assert_int_equal(dec.reason, DSP_REASON_CPU_FASTER);
+    /* the penalty: at 7.5% density the GPU needs 1.5x the CPU's speed */
+    assert_int_equal(cfg_override(&c, "dispatch.data_on_gpu=1", err), 0);
+    p.selectivity = 0.075;
+    assert_int_equal(dsp_density_of(&c, &p, &d), 0);
+    double move = dsp_transfer_us(&c, dsp_input_bytes(&p));
+    dsp_decide(&c, &p, &d, 100, 140 - move, &dec);
+    assert_int_equal(dec.target, DSP_CPU);
+    dsp_decide(&c, &p, &d, 100, 160 - move, &dec);
+    assert_int_equal(dec.target, DSP_GPU);
+    /* inhibited: no cost can win it back */
+    p.selectivity = 0.5;
+    assert_int_equal(dsp_density_of(&c, &p, &d), 0);
+    dsp_decide(&c, &p, &d, 1e-3, 1e9, &dec);
+    assert_int_equal(dec.inhibited, 1);
+    assert_int_equal(dec.target, DSP_CPU);
+    assert_int_equal(dec.reason, DSP_REASON_DENSITY);
+}
+
+static void test_cpu_config_reader(void **state)
+{
+    (void)state;
+    cpu_config c;
+    char err[CFG_ERR_MAX], path[] = "/tmp/atomsim_cpu_XXXXXX";
+    cpu_defaults(&c);
+    uint64_t h = cpu_hash(&c);
+    assert_int_equal(c.workers, 16);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "[cpu]\nworkers = 4\n[cost]\nkey_ns = 2.5 ; a comment\n");
+    fclose(f);
+    assert_int_equal(cpu_load(&c, path, err), 0);
+    assert_int_equal(c.workers, 4);
+    assert_float_equal(c.key_ns, 2.5, 0);
+    assert_true(cpu_hash(&c) != h);
+    f = fopen(path, "w");
+    fprintf(f, "[cpu]\nwokers = 4\n");
+    fclose(f);
+    assert_int_not_equal(cpu_load(&c, path, err), 0);
+    assert_non_null(strstr(err, "unknown key 'wokers'"));
+    f = fopen(path, "w");
+    fprintf(f, "[cpu]\nworkers = 0\n");
+    fclose(f);
+    assert_int_not_equal(cpu_load(&c, path, err), 0);
+    assert_non_null(strstr(err, "out of range"));
+    unlink(path);
+    assert_int_not_equal(cpu_load(&c, "/nonexistent/cpu.ini", err), 0);
+    /* the shipped configs read back */
+    cpu_defaults(&c);
+    assert_int_equal(cpu_load(&c, "configs/cpu-gpuhost-16core.ini", err), 0);
+    assert_int_equal(c.workers, 16);
+    assert_int_equal(cpu_load(&c, "configs/cpu-local-2core.ini", err), 0);
+    assert_int_equal(c.workers, 2);
+}
+
+static void test_cpu_tier_costs(void **state)
+{
+    (void)state;
+    cpu_config c;
+    cpu_cost a, b;
+    char err[CFG_ERR_MAX];
+    cpu_defaults(&c);
+    pat_params p = params(PAT_COUNTER, 1 << 20, 0.5, 256, 0);
+    assert_int_equal(cpu_predict(&c, &p, &a, err), 0);
+    assert_float_equal(a.us, c.pool_dispatch_us + (1 << 20) / (double)c.workers * c.key_ns / 1e3, 1e-9);
+    p.n = 1 << 24;
+    assert_int_equal(cpu_predict(&c, &p, &b, err), 0);
+    assert_true(b.us > a.us);
+    /* private bins that spill past the caches cost more per update */
+    p = params(PAT_HISTOGRAM, 1 << 24, 1, 256, 0);
+    assert_int_equal(cpu_predict(&c, &p, &a, err), 0);
+    p.bins = 1 << 22;
+    assert_int_equal(cpu_predict(&c, &p, &b, err), 0);
+    assert_true(b.scan_us > 2 * a.scan_us);
+    assert_true(b.merge_us > a.merge_us);
+    assert_true(cpu_update_ns(&c, 1e9, 0) >= cpu_update_ns(&c, 1e3, 0));
+    /* compaction pays the concatenation */
+    p = params(PAT_COMPACTION, 1 << 24, 1, 256, 0);
+    assert_int_equal(cpu_predict(&c, &p, &a, err), 0);
+    assert_true(a.copy_us > 0);
+    for (int id = 0; id < PAT_COUNT; id++) {
+        p = params((enum pat_id)id, 1 << 20, 0.5, 1024, 0);
+        assert_int_equal(cpu_predict(&c, &p, &a, err), 0);
+        assert_true(isfinite(a.us) && a.us > 0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_density_is_seed_000s),
+        cmocka_unit_test(test_penalty_and_inhibition),
+        cmocka_unit_test(test_decision_weighs_data_movement),
+        cmocka_unit_test(test_cpu_config_reader),
+        cmocka_unit_test(test_cpu_tier_costs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,243 @@
+/* test_model_formulas.c - the analytical model's named formulas: the
+ * seeds' numbers verbatim, the closed forms' limits and shapes, and the
+ * composed prediction (finite everywhere on the export grid, monotone where
+ * the mechanism says so, the simulator's input checks). */
+#include <math.h>
+#include <string.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../../model/export.h"
+#include "../../model/formulas.h"
+#include "../../model/model.h"
+#include "../../model/seed_formulas.h"
+
+static void config(cfg_config *c)
+{
+    char err[CFG_ERR_MAX];
+    cfg_defaults(c);
+    assert_int_equal(cfg_override(c, "gpu.name=test", err), 0);
+}
+
+static double predict(const cfg_config *c, enum pat_id id, uint64_t n, double s, uint32_t k, double hot)
+{
+    pat_params p;
+    atom_stats st;
+    char err[CFG_ERR_MAX];
+    pat_defaults(&p);
+    p.pattern = id;
+    p.n = n;
+    p.selectivity = s;
+    p.bins = k;
+    p.hot = hot;
+    if (mdl_predict(c, &p, &st, err))
+        fail_msg("%s: %s", pat_name(id), err);
+    return st.time_us;
+}
+
+/* The seeds' own worked numbers (seed 000 and 001). */
+static void test_seed_numbers(void **state)
+{
+    (void)state;
+    assert_float_equal(seed_contended_latency_cycles(200, 512), 712, 0);
+    assert_float_equal(seed_shared_contended_cycles(20, 256), 276, 0);
+    assert_float_equal(seed_cas_attempts(64), 2080, 0);
+    assert_float_equal(seed_cas_amplification(64), 32.5, 1e-12);
+    assert_float_equal(seed_cas_amplification(512), 256.5, 1e-12);
+    assert_float_equal(seed_cas_batch_cycles(512), 131328, 0);
+    assert_float_equal(seed_dram_atomics_per_cycle(200), 1.0 / 400, 1e-15);
+    /* 2.5M atomics/s at 1 GHz, x256 bins = 640M/s */
+    assert_float_equal(seed_histogram_atomics_per_cycle(200, 256) * 1e9, 640e6, 1);
+    assert_float_equal(seed_contention_density(0.1, 3072, 1), 307.2, 1e-9);
+    assert_float_equal(seed_contention_density(1, 3072, 256), 12, 1e-12);
+    assert_float_equal(seed_contention_density(1, 3072, 4), 768, 1e-12);
+    cfg_config c;
+    config(&c);
+    assert_float_equal(seed_threads_per_cycle(&c), (double)c.gpu.sm_count * c.gpu.fp32_lanes_per_sm, 0);
+    /* what the rule reduces to: density / capacity = selectivity / bins */
+    for (double tpc = 1024; tpc <= 65536; tpc *= 4)
+        assert_float_equal(seed_contention_density(0.3, tpc, 7) / tpc, seed_density_fraction(0.3, 7), 1e-15);
+    assert_true(seed_throughput_fraction(1024) > 0.4 && seed_throughput_fraction(1024) < 0.5);
+}
+
+static void test_distinct_and_max_load(void **state)
+{
+    (void)state;
+    assert_float_equal(mdl_distinct(1, 32), 1, 0);
+    assert_float_equal(mdl_distinct(1e9, 1), 1, 1e-6);
+    assert_true(fabs(mdl_distinct(1e9, 32) - 32) < 1e-3);
+    assert_true(mdl_distinct(32, 32) > 19 && mdl_distinct(32, 32) < 21); /* 32 (1 - 1/e) */
+    assert_float_equal(mdl_max_load(0.5, 100), 0.5, 0);
+    assert_float_equal(mdl_max_load(7, 1), 7, 0);
+    double prev = 0;
+    for (double balls = 1; balls < 1e6; balls *= 3) {
+        double m = mdl_max_load(balls, 100);
+        assert_true(m >= balls / 100 - 1e-9);
+        assert_true(m <= balls);
+        assert_true(m >= prev);
+        prev = m;
+    }
+}
+
+static void test_cas_attempts(void **state)
+{
+    (void)state;
+    assert_float_equal(mdl_cas_attempts(64, 64), seed_cas_attempts(64), 0);
+    assert_float_equal(mdl_cas_attempts(64, 0), seed_cas_attempts(64), 0);
+    /* 10 contenders, 4 in their loops at once: 6 successes at 4 each, then 4+3+2+1 */
+    assert_float_equal(mdl_cas_attempts(10, 4), 6 * 4 + 10, 0);
+    cfg_config c;
+    config(&c);
+    mdl_cas_race r1, r2;
+    mdl_cas_race_of(&c, 1000, 1000, 1, 2.0, &r1);
+    mdl_cas_race_of(&c, 2000, 2000, 1, 2.0, &r2);
+    assert_true(r2.cycles / r1.cycles > 3 && r2.cycles / r1.cycles < 4.5); /* quadratic once the queue dominates */
+    mdl_cas_race_of(&c, 3, 3, 1, 2.0, &r1);
+    assert_float_equal(r1.cycles, 3 * r1.rtt_cycles, 1e-9); /* a short queue: one round trip per success */
+}
+
+static void test_request_passes(void **state)
+{
+    (void)state;
+    cfg_config c;
+    config(&c);
+    /* 32 lanes on 32 distinct words, merged: one pass per sector, 4 sectors */
+    assert_true(fabs(mdl_request_passes(&c, 32, 0, 32, 1) - 4) < 0.01);
+    /* every lane on one word, unmerged: one pass per lane */
+    assert_float_equal(mdl_request_passes(&c, 32, 32, 1, 0), 32, 1e-9);
+    /* 32 lanes over 2 words of one sector: the busier word, about 19 lanes */
+    double two = mdl_request_passes(&c, 32, 0, 2, 0);
+    assert_true(two > 16 && two < 22);
+}
+
+static void test_occupancy_matches_limits(void **state)
+{
+    (void)state;
+    cfg_config c;
+    mdl_occupancy o;
+    config(&c);
+    assert_int_equal(mdl_occupancy_of(&c, 1024, 0, 1024, &o), 0);
+    assert_int_equal(o.wg_per_sm, c.gpu.max_threads_per_sm / 1024);
+    assert_int_equal(o.limit, MDL_OCC_THREADS);
+    assert_int_equal(mdl_occupancy_of(&c, 32, 0, 1024, &o), 0);
+    assert_int_equal(o.limit, MDL_OCC_WG_SLOTS);
+    assert_int_equal(mdl_occupancy_of(&c, 256, 49152, 1024, &o), 0);
+    assert_int_equal(o.wg_per_sm, c.gpu.smem_per_sm_bytes / (49152 + c.gpu.smem_reserved_per_wg_bytes));
+    assert_int_equal(o.limit, MDL_OCC_SMEM);
+}
+
+static void test_predictions_shaped_like_mechanisms(void **state)
+{
+    (void)state;
+    cfg_config c;
+    config(&c);
+    /* a counter is never faster with more selected threads, and saturates */
+    double prev = 0;
+    static const double sel[] = { 0, 0.001, 0.01, 0.1, 0.5, 1 };
+    for (int i = 0; i < 6; i++) {
+        double t = predict(&c, PAT_COUNTER, 1 << 20, sel[i], 256, 0);
+        assert_true(t >= prev * 0.999);
+        prev = t;
+    }
+    /* two bins of one line are far slower than many bins */
+    assert_true(predict(&c, PAT_HISTOGRAM, 1 << 20, 1, 2, 0) > 5 * predict(&c, PAT_HISTOGRAM, 1 << 20, 1, 65536, 0));
+    /* a hot bin slows a wide histogram */
+    assert_true(predict(&c, PAT_HISTOGRAM, 1 << 20, 1, 4096, 0.5) > 2 * predict(&c, PAT_HISTOGRAM, 1 << 20, 1, 4096, 0));
+    /* CAS contention grows about as the square of the contenders */
+    double a = predict(&c, PAT_CAS_APPEND, 1 << 16, 1, 256, 0), b = predict(&c, PAT_CAS_APPEND, 1 << 17, 1, 256, 0);
+    assert_true(b / a > 3 && b / a < 5);
+    /* the launch cost is the floor */
+    assert_true(predict(&c, PAT_STORE, 1, 1, 256, 0) >= c.launch.kernel_overhead_cycles / c.gpu.sm_clock_mhz);
+}
+
+/* Every cell of every pattern's export grid is a finite positive time. */
+static void test_finite_over_export_grid(void **state)
+{
+    (void)state;
+    cfg_config c;
+    config(&c);
+    for (int id = 0; id < PAT_COUNT; id++) {
+        exp_axis axes[EXP_MAX_AXES];
+        int na;
+        assert_int_equal(exp_axes_of(&c, (enum pat_id)id, axes, &na), 0);
+        for (int i = 0; i < axes[0].count; i += 4)
+            for (int j = 0; na > 1 && j < axes[1].count; j += 2) {
+                pat_params p;
+                atom_stats st;
+                char err[CFG_ERR_MAX];
+                pat_defaults(&p);
+                p.pattern = (enum pat_id)id;
+                p.n = (uint64_t)axes[0].values[i];
+                double v = axes[1].values[j];
+                if (axes[1].kind == EXP_AXIS_SELECTIVITY)
+                    p.selectivity = v;
+                else if (axes[1].kind == EXP_AXIS_BINS)
+                    p.bins = (uint32_t)v;
+                else
+                    p.addresses = (uint32_t)v;
+                if (mdl_predict(&c, &p, &st, err))
+                    fail_msg("%s: %s", pat_name(p.pattern), err);
+                assert_true(isfinite(st.time_us) && st.time_us > 0);
+                assert_true(isfinite(st.cycles));
+            }
+    }
+}
+
+static void test_refuses_what_the_simulator_refuses(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    atom_stats st;
+    char err[CFG_ERR_MAX];
+    config(&c);
+    pat_defaults(&p);
+    p.pattern = PAT_COUNTER;
+    p.wg = 48;
+    assert_int_not_equal(mdl_predict(&c, &p, &st, err), 0);
+    assert_non_null(strstr(err, "multiple of the subgroup size"));
+    p.wg = 256;
+    p.pattern = PAT_HISTOGRAM_SHARED;
+    p.bins = 1 << 20;
+    assert_int_not_equal(mdl_predict(&c, &p, &st, err), 0);
+    assert_non_null(strstr(err, "max_smem_per_wg_bytes"));
+}
+
+static void test_terms_explain_the_bound(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    atom_stats st;
+    mdl_terms t;
+    char err[CFG_ERR_MAX];
+    config(&c);
+    pat_defaults(&p);
+    p.pattern = PAT_COUNTER;
+    p.n = 1 << 24;
+    assert_int_equal(mdl_predict_terms(&c, &p, &st, &t, err), 0);
+    assert_int_equal(t.bound, MDL_T_ADDRESS); /* one word, every warp */
+    assert_string_equal(mdl_term_name(MDL_T_ADDRESS), "same_address");
+    p.pattern = PAT_STORE;
+    p.wg = 32;
+    assert_int_equal(mdl_predict_terms(&c, &p, &st, &t, err), 0);
+    assert_int_equal(t.bound, MDL_T_DISPATCH); /* many small workgroups */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed_numbers),
+        cmocka_unit_test(test_distinct_and_max_load),
+        cmocka_unit_test(test_cas_attempts),
+        cmocka_unit_test(test_request_passes),
+        cmocka_unit_test(test_occupancy_matches_limits),
+        cmocka_unit_test(test_predictions_shaped_like_mechanisms),
+        cmocka_unit_test(test_finite_over_export_grid),
+        cmocka_unit_test(test_refuses_what_the_simulator_refuses),
+        cmocka_unit_test(test_terms_explain_the_bound),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
