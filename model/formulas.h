@@ -97,6 +97,7 @@ typedef struct mdl_warp_op {
     double hot_merged_lanes;          /* extra lanes merged into its op on the hot word */
     double hot_pass_share;            /* fraction of all passes on the hot line */
     double words, lines;              /* footprint of the whole kernel */
+    int cyclic;                       /* the targets are swept in order (LRU thrashes) */
     int merged_sum;                   /* merged lanes cost nothing extra: a compiler-aggregated
                                        * sum, or a whole warp on one address, which the memory
                                        * system adds as one sum (H100: histogram with one bin
@@ -144,7 +145,8 @@ double mdl_same_address_chain_cycles(const cfg_config *c, double requests, doubl
 double mdl_max_load(double balls, double bins);
 
 /* Lines that the busiest slice holds when `lines` consecutive lines are
- * spread by the slice hash (in chunks of l2.interleave_lines). */
+ * spread by the slice hash, in chunks of l2.interleave_lines: consecutive
+ * chunks land on distinct slices. */
 double mdl_busiest_slice_lines(const cfg_config *c, double lines);
 
 /* The busiest slice's atomic unit: `passes` spread evenly over `lines`
@@ -165,10 +167,10 @@ double mdl_dram_cycles(const cfg_config *c, double bytes);
 /* L2 line stores: `stores` line requests over every slice. */
 double mdl_l2_store_cycles(const cfg_config *c, double stores);
 
-/* Bytes DRAM moves for `lines` distinct lines of atomic targets: none while
- * they fit the L2 (first touch aside), a 32-byte sector read and write back
- * per op when they do not. */
-double mdl_atomic_dram_bytes(const cfg_config *c, double lines, double ops);
+/* Bytes DRAM moves for `lines` distinct lines of atomic targets: the first
+ * touch while they fit the L2; beyond it, a line fill and a dirty sector's
+ * write-back per missing op (every op when `cyclic` sweeps them in order). */
+double mdl_atomic_dram_bytes(const cfg_config *c, double lines, double ops, int cyclic);
 
 /* ---- compare-and-swap (formulas_cas.c) ---------------------------------- */
 

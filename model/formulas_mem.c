@@ -5,6 +5,7 @@
 #include "formulas.h"
 
 #include <math.h>
+#include <string.h>
 
 double mdl_distinct(double k, double draws)
 {
@@ -87,6 +88,7 @@ double mdl_request_passes(const cfg_config *c, double lanes, double hot, double 
 
 void mdl_warp_aggregation(const cfg_config *c, double s, int uniform_address, mdl_warp_op *w)
 {
+    memset(w, 0, sizeof *w);
     double L = c->gpu.subgroup_size;
     enum mdl_merge m = mdl_merge_mode(c, uniform_address, 0);
     int merged = m != MDL_MERGE_NONE; /* one address: the uniform rule merges too */
@@ -107,6 +109,7 @@ void mdl_warp_aggregation(const cfg_config *c, double s, int uniform_address, md
 
 void mdl_warp_histogram(const cfg_config *c, double k, double f, int is_cas, mdl_warp_op *w)
 {
+    memset(w, 0, sizeof *w);
     double L = c->gpu.subgroup_size;
     double per_line = c->coalesce.line_bytes / 4.0;
     double q0 = f + (1 - f) / k, qo = (1 - f) / k;
@@ -146,6 +149,7 @@ void mdl_warp_histogram(const cfg_config *c, double k, double f, int is_cas, mdl
 
 void mdl_warp_distinct_lines(const cfg_config *c, double p, mdl_warp_op *w)
 {
+    memset(w, 0, sizeof *w);
     double L = c->gpu.subgroup_size;
     enum mdl_merge m = mdl_merge_mode(c, 0, 0);
     int merged = p <= 1 ? m != MDL_MERGE_NONE : m == MDL_MERGE_PER_ADDRESS;
@@ -162,10 +166,12 @@ void mdl_warp_distinct_lines(const cfg_config *c, double p, mdl_warp_op *w)
     w->hot_merged_lanes = m == MDL_MERGE_PER_ADDRESS ? per - 1 : 0;
     w->hot_pass_share = 1 / p;
     w->words = w->lines = p;
+    w->cyclic = 1;
 }
 
 void mdl_warp_bitmask(const cfg_config *c, double n, double s, mdl_warp_op *w)
 {
+    memset(w, 0, sizeof *w);
     double L = c->gpu.subgroup_size;
     double words_per_warp = L > 32 ? L / 32 : 1;
     enum mdl_merge m = mdl_merge_mode(c, 0, 0);
@@ -222,13 +228,17 @@ double mdl_max_load(double balls, double bins)
     return e < balls ? e : balls;
 }
 
+/* Consecutive chunks of l2.interleave_lines lines go to distinct slices
+ * (the slice hash permutes consecutive chunk numbers, in the simulator and,
+ * by the distinct-lines data, on the H100), so the busiest slice holds
+ * ceil(chunks / slices) chunks. */
 double mdl_busiest_slice_lines(const cfg_config *c, double lines)
 {
     if (lines <= 0)
         return 0;
     double il = c->l2.interleave_lines;
     double chunks = ceil(lines / il);
-    double busiest = mdl_max_load(chunks, c->l2.slice_count) * il;
+    double busiest = ceil(chunks / c->l2.slice_count) * il;
     return busiest < lines ? busiest : lines;
 }
 
@@ -264,12 +274,15 @@ double mdl_l2_store_cycles(const cfg_config *c, double stores)
 
 /* First touch reads each line's sector once.  Beyond the L2's capacity a
  * fraction of the ops misses: the line is filled whole and evicts a line
- * whose updated sector goes back to DRAM (every resident line is dirty). */
-double mdl_atomic_dram_bytes(const cfg_config *c, double lines, double ops)
+ * whose updated sector goes back to DRAM (every resident line is dirty).
+ * Random targets miss in proportion to what does not fit; a cyclic sweep
+ * (distinct-lines: i % P) misses every time under LRU once it does not fit
+ * (H100: 2^19 and 2^20 lines time alike). */
+double mdl_atomic_dram_bytes(const cfg_config *c, double lines, double ops, int cyclic)
 {
     double cap_lines = c->l2.size_bytes / c->coalesce.line_bytes;
     double bytes = 32.0 * (lines < cap_lines ? lines : cap_lines);
     if (lines > cap_lines)
-        bytes += (c->coalesce.line_bytes + 32.0) * ops * (1 - cap_lines / lines);
+        bytes += (c->coalesce.line_bytes + 32.0) * ops * (cyclic ? 1 : 1 - cap_lines / lines);
     return bytes;
 }

@@ -64,7 +64,7 @@ static void add_warp_op(const cfg_config *c, body *b, const mdl_warp_op *w, doub
     b->addr_cycles += mdl_same_address_chain_cycles(c, issuing * w->hot_requests, w->hot_request_passes,
                                                     w->merged_sum ? 0 : w->hot_merged_lanes);
     b->slice_passes += issuing * w->passes * busiest_share(c, w->lines, w->hot_pass_share);
-    b->dram_bytes += mdl_atomic_dram_bytes(c, w->lines, issuing * w->ops);
+    b->dram_bytes += mdl_atomic_dram_bytes(c, w->lines, issuing * w->ops, w->cyclic);
 }
 
 /* ALU instructions that every pattern's thread spends on its key. */
@@ -176,7 +176,7 @@ static void pat_histogram_shared(const cfg_config *c, const pat_params *p, body 
     /* bin 0 is in a flush request of every workgroup where it is non-zero */
     b->addr_cycles += mdl_same_address_chain_cycles(c, b->workgroups * p_nz, req_passes, 0);
     b->slice_passes += requests * req_passes * busiest_share(c, lines, 1 / lines);
-    b->dram_bytes += mdl_atomic_dram_bytes(c, lines, b->workgroups * nz);
+    b->dram_bytes += mdl_atomic_dram_bytes(c, lines, b->workgroups * nz, 0);
     b->tail = mdl_global_atomic_latency_cycles(c);
 }
 
@@ -263,8 +263,9 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     int merged = c->coalesce.merge_cas;
     double req_passes = mdl_request_passes(c, lanes_line, 0, line_words, merged);
     /* merged, the atomic unit compares every lane of the request in turn:
-     * the other words' lanes hold this word too (H100: two words of one
-     * line race twice as long as one word with the same contenders) */
+     * the other words' lanes hold this word too (H100: two words of one line
+     * with half the contenders each take 0.54x one word's time, where
+     * independent races would take 0.25x) */
     double words_hit = mdl_distinct(line_words, lanes_line);
     double per_request = mdl_same_address_chain_cycles(c, 1, req_passes, merged ? lanes_line - words_hit : 0);
     double resident = fmin((double)p->n, o->resident_wgs * p->wg);
