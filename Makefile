@@ -2,13 +2,13 @@
 # missing (Debian packages), build, then run the default study / every test.
 
 CC      ?= cc
-CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+CSTD    := -std=c11 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-format-truncation
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT)
 LDLIBS  := -lgsl -lgslcblas -linih -lcjson -lm -lpthread
 
-PACKAGES := build-essential pkg-config libgsl-dev libcmocka-dev libinih-dev libcjson-dev \
+PACKAGES := build-essential pkg-config python3 libgsl-dev libcmocka-dev libinih-dev libcjson-dev \
             libvulkan-dev glslc mesa-vulkan-drivers gnuplot-nox spirv-tools parallel valgrind
 
 MODEL_SRC := $(sort $(wildcard model/*.c))
@@ -23,7 +23,7 @@ VALIDATE_OBJ := $(VALIDATE_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
 LIB_OBJ := $(MODEL_OBJ) $(ENGINE_OBJ) $(VALIDATE_OBJ)
 
-.PHONY: all deps run test bench plots clean asan test-long
+.PHONY: all deps run test bench clean asan validate-full
 all: $(B)/atomsim $(B)/vkbench
 
 # Installs the Debian packages the project needs, once per machine.
@@ -50,10 +50,22 @@ $(B)/atomsim: $(CLI_OBJ) $(B)/libatomsim.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(B)/libatomsim.a $(LDLIBS)
 
 -include validate/vkbench.mk
+-include validate/cpubench.mk
+-include plots/plots.mk
 -include tests/tests.mk
 
 run: $(B)/atomsim
 	@bash sim/cli/default_study.sh $(B)/atomsim configs/h100.ini
+
+# Speed and memory figures: the simulator (bench/sim_bench.sh) and the model.
+bench: $(B)/atomsim
+	@bash bench/sim_bench.sh $(B)/atomsim
+	@ATOMSIM=$(B)/atomsim bash bench/model_bench.sh
+
+# Every measured row against the simulator (about 10 minutes on 2 cores).
+validate-full: $(B)/atomsim
+	$(B)/atomsim validate --config configs/h100.ini --data validate/data/h100.csv --max-events 2e7
+	$(B)/atomsim validate --config configs/h100.ini --data validate/data/h200.csv --max-events 2e7
 
 clean:
 	rm -rf $(B) plots/out

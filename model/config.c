@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void *field(cfg_config *cfg, const cfg_option *o)
 {
@@ -122,7 +123,27 @@ struct load_ctx {
     char *err;
     int depth;
     int failed;
+    FILE *f;
+    int line;       /* the line libinih is reading, counted by our reader */
+    int err_line;   /* the line our handler's message is about */
 };
+
+/* Reader for ini_parse_stream that counts lines, so that the message we
+ * keep is the one about the line libinih reports as the first error. */
+static char *read_line(char *str, int num, void *stream)
+{
+    struct load_ctx *ctx = stream;
+    char *r = fgets(str, num, ctx->f);
+    if (r) {
+        ctx->line++;
+        size_t len = strlen(r);
+        if (len && r[len - 1] != '\n' && !feof(ctx->f) && !ctx->err_line) {
+            snprintf(ctx->err, CFG_ERR_MAX, "line longer than %d characters", num - 1);
+            ctx->err_line = ctx->line;
+        }
+    }
+    return r;
+}
 
 static int load_file(struct load_ctx *ctx, const char *path);
 
@@ -140,7 +161,7 @@ static int on_entry(void *user, const char *section, const char *key, const char
             snprintf(inc, sizeof inc, "%.*s/%s", (int)(slash - ctx->path), ctx->path, value);
         else
             snprintf(inc, sizeof inc, "%s", value);
-        struct load_ctx sub = { ctx->cfg, inc, ctx->err, ctx->depth + 1, 0 };
+        struct load_ctx sub = { ctx->cfg, inc, ctx->err, ctx->depth + 1, 0, NULL, 0, 0 };
         if (sub.depth > 4) {
             snprintf(ctx->err, CFG_ERR_MAX, "%s: includes nested too deeply", inc);
             ctx->failed = 1;
@@ -152,13 +173,17 @@ static int on_entry(void *user, const char *section, const char *key, const char
         }
         return 1;
     }
+    if (ctx->err_line)
+        return 0; /* libinih goes on after an error: keep the first message */
     const cfg_option *o = cfg_find(section, key);
     if (!o) {
         snprintf(ctx->err, CFG_ERR_MAX, "unknown key '%s' in section [%s]", key, section);
+        ctx->err_line = ctx->line;
         return 0;
     }
     if (cfg_set(ctx->cfg, o, value, msg)) {
         snprintf(ctx->err, CFG_ERR_MAX, "%s", msg);
+        ctx->err_line = ctx->line;
         return 0;
     }
     return 1;
@@ -166,19 +191,27 @@ static int on_entry(void *user, const char *section, const char *key, const char
 
 static int load_file(struct load_ctx *ctx, const char *path)
 {
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        snprintf(ctx->err, CFG_ERR_MAX, "%s: not a regular file", path);
+        return -1;
+    }
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(ctx->err, CFG_ERR_MAX, "%s: cannot open config: %s", path, strerror(errno));
         return -1;
     }
     ctx->err[0] = 0;
-    int line = ini_parse_file(f, on_entry, ctx);
+    ctx->f = f;
+    int line = ini_parse_stream(read_line, ctx, on_entry, ctx);
     fclose(f);
     if (ctx->failed)
         return -1; /* an include already wrote its own message */
     if (line != 0) {
         char msg[CFG_ERR_MAX];
-        snprintf(msg, sizeof msg, "%s", ctx->err[0] ? ctx->err : "malformed line (expected [section] or key = value)");
+        if (ctx->err_line && ctx->err_line < line)
+            line = ctx->err_line; /* a long line splits: report where it began */
+        snprintf(msg, sizeof msg, "%s", ctx->err_line == line ? ctx->err : "malformed line (expected [section] or key = value)");
         snprintf(ctx->err, CFG_ERR_MAX, "%s:%d: %s", path, line, msg);
         return -1;
     }
@@ -187,7 +220,7 @@ static int load_file(struct load_ctx *ctx, const char *path)
 
 int cfg_load(cfg_config *cfg, const char *path, char err[CFG_ERR_MAX])
 {
-    struct load_ctx ctx = { cfg, path, err, 0, 0 };
+    struct load_ctx ctx = { cfg, path, err, 0, 0, NULL, 0, 0 };
     if (load_file(&ctx, path))
         return -1;
     snprintf(cfg->path, sizeof cfg->path, "%s", path);

@@ -43,6 +43,11 @@ struct sim_engine {
     double *bar_arrive;
     sim_op *saved_ops;       /* a memory op waiting for its SM's port, per warp */
     unsigned char *pending;
+    double *port_arrive;
+    int *port_waiting;       /* per SM: warps waiting for the port, head included */
+    int *port_fifo;          /* per SM ring of waiting warps behind the head */
+    int *port_head;
+    int port_cap;
     double *sched_free;
     double *smem_free;
     uint32_t *smem;          /* the pattern's shared words, per slot */
@@ -190,11 +195,17 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     e->bar_arrive = calloc((size_t)e->nwarps, sizeof(double));
     e->saved_ops = malloc((size_t)e->nwarps * sizeof *e->saved_ops);
     e->pending = calloc((size_t)e->nwarps, 1);
+    e->port_arrive = calloc((size_t)e->nwarps, sizeof(double));
+    e->port_cap = occ * warps_per_wg;
+    e->port_waiting = calloc((size_t)e->sm_count, sizeof(int));
+    e->port_head = calloc((size_t)e->sm_count, sizeof(int));
+    e->port_fifo = calloc((size_t)e->sm_count * (size_t)e->port_cap, sizeof(int));
     e->sched_free = calloc((size_t)e->sm_count * (size_t)e->schedulers, sizeof(double));
     e->smem_free = calloc((size_t)e->sm_count, sizeof(double));
     e->smem = calloc((size_t)e->nslots * (size_t)e->smem_words_alloc, sizeof(uint32_t));
     e->heap = calloc((size_t)e->nwarps, sizeof *e->heap);
-    if (!e->slots || !e->warps || !e->warp_mem_done || !e->bar_arrive || !e->saved_ops || !e->pending || !e->sched_free || !e->smem_free || !e->smem ||
+    if (!e->slots || !e->warps || !e->warp_mem_done || !e->bar_arrive || !e->saved_ops || !e->pending || !e->port_arrive ||
+        !e->port_waiting || !e->port_head || !e->port_fifo || !e->sched_free || !e->smem_free || !e->smem ||
         !e->heap) {
         sim_engine_close(e);
         snprintf(err, CFG_ERR_MAX, "out of memory for %d resident warps", e->nwarps);
@@ -220,6 +231,10 @@ void sim_engine_close(sim_engine *e)
     free(e->bar_arrive);
     free(e->saved_ops);
     free(e->pending);
+    free(e->port_arrive);
+    free(e->port_waiting);
+    free(e->port_head);
+    free(e->port_fifo);
     free(e->sched_free);
     free(e->smem_free);
     free(e->smem);
@@ -230,6 +245,21 @@ void sim_engine_close(sim_engine *e)
 const char *sim_engine_error(const sim_engine *e)
 {
     return e->err;
+}
+
+/* FIFO of warps waiting behind the head for an SM's memory port; at most
+ * every resident warp of the SM, so the ring never overflows. */
+static void port_enqueue(sim_engine *e, int sm, int w)
+{
+    int tail = (e->port_head[sm] + e->port_waiting[sm] - 2) % e->port_cap;
+    e->port_fifo[sm * e->port_cap + tail] = w;
+}
+
+static int port_dequeue(sim_engine *e, int sm)
+{
+    int w = e->port_fifo[sm * e->port_cap + e->port_head[sm]];
+    e->port_head[sm] = (e->port_head[sm] + 1) % e->port_cap;
+    return w;
 }
 
 static void launch_wg(sim_engine *e, int slot, double t)
@@ -365,10 +395,12 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
         int sm = slot / e->wg_per_sm;
         sim_warp *wp = &e->warps[w];
         double t = ev.t;
-        double *sched = &e->sched_free[sm * e->schedulers + (int)(wp->warp_in_wg % (uint32_t)e->schedulers)];
+        /* warps of the SM share its schedulers by their slot on the SM */
+        double *sched = &e->sched_free[sm * e->schedulers + (w % e->port_cap) % e->schedulers];
         double ready, st, sent, done;
 
-        if (e->pending[w]) { /* replay the memory op the port turned away */
+        int replay = e->pending[w];
+        if (replay) { /* the memory op that waited for the port */
             e->pending[w] = 0;
             *op = e->saved_ops[w];
         } else {
@@ -387,15 +419,20 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
         }
         case SIM_OP_GATOMIC:
         case SIM_OP_GSTORE:
-            if (mem_port_free(e->mem, sm) > t) {
-                /* the SM's memory port is still sending: retry when free */
-                double when = mem_port_free(e->mem, sm);
-                e->st.stall_backpressure_cycles += when - t;
+            if (!replay && (mem_port_free(e->mem, sm) > t || e->port_waiting[sm])) {
+                /* the SM's memory port is busy: wait in its FIFO, one event
+                 * per waiting warp (the head is in the heap, the rest here) */
                 e->saved_ops[w] = *op;
                 e->pending[w] = 1;
-                heap_push(e, when, (uint32_t)w);
+                e->port_arrive[w] = t;
+                if (e->port_waiting[sm]++ == 0)
+                    heap_push(e, mem_port_free(e->mem, sm), (uint32_t)w);
+                else
+                    port_enqueue(e, sm, w);
                 continue;
             }
+            if (replay)
+                e->st.stall_backpressure_cycles += t - e->port_arrive[w];
             st = t > *sched ? t : *sched;
             *sched = st + 1;
             e->st.stall_issue_cycles += st - t;
@@ -406,6 +443,10 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
                 done = mem_store(e->mem, sm, st, op, &sent);
             if (done > e->end_mem)
                 e->end_mem = done;
+            if (replay && --e->port_waiting[sm] > 0) {
+                double when = mem_port_free(e->mem, sm);
+                heap_push(e, when > t ? when : t, (uint32_t)port_dequeue(e, sm));
+            }
             e->st.stall_backpressure_cycles += sent - st;
             ready = sent + 1;
             if (op->result_used && done > ready) {

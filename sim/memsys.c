@@ -411,9 +411,9 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
         double end = (base > wait ? base : wait) + passes * m->issue;
         double next = end - m->issue + m->same_addr;
         for (int o = m->req_first[r]; o >= 0; o = m->op_next[o])
-            bf->ready[m->op_idx[o]] = next + (merge && !op->uniform_address ? (m->op_lanes[o] - 1) * m->merged_lane : 0);
+            bf->ready[m->op_idx[o]] = next + (merge && !(op->uniform_address && m->compiler_agg) ? (m->op_lanes[o] - 1) * m->merged_lane : 0);
         sl->free = (m->hol ? wait : start) + passes * m->issue;
-        finish_request(sl, m->qdepth, arrival, start, end);
+        finish_request(sl, m->qdepth, adm, start, end);
         double back = end + m->atom_lat + m->xbar;
         if (back > reply)
             reply = back;
@@ -448,7 +448,7 @@ double mem_store(mem_sys *m, int sm, double t, const sim_op *op, double *sent)
         if (d > departure)
             departure = d;
         sl->free = m->hol ? departure : start + m->store_issue;
-        finish_request(sl, m->qdepth, arrival, start, departure);
+        finish_request(sl, m->qdepth, adm, start, departure);
         if (departure > done)
             done = departure;
     }
