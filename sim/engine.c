@@ -17,8 +17,7 @@
 
 typedef struct event {
     double t;
-    uint32_t tie;     /* arbitration among equal times, from the seed */
-    uint32_t warp;
+    uint64_t order;   /* tie << 32 | warp: arbitration among equal times, from the seed */
 } event;
 
 typedef struct wg_slot {
@@ -41,6 +40,7 @@ struct sim_engine {
     sim_warp *warps;
     double *warp_mem_done;   /* last shared-memory op of each warp completes */
     double *bar_arrive;
+    int *warp_slot, *warp_sm, *warp_sched; /* per warp: no division per event */
     sim_op *saved_ops;       /* a memory op waiting for its SM's port, per warp */
     unsigned char *pending;
     double *port_arrive;
@@ -71,18 +71,14 @@ static uint32_t mix32(uint32_t x)
     return x;
 }
 
-static int ev_less(const event *a, const event *b)
+static inline int ev_less(const event *a, const event *b)
 {
-    if (a->t != b->t)
-        return a->t < b->t;
-    if (a->tie != b->tie)
-        return a->tie < b->tie;
-    return a->warp < b->warp;
+    return a->t < b->t || (a->t == b->t && a->order < b->order);
 }
 
 static void heap_push(sim_engine *e, double t, uint32_t warp)
 {
-    event ev = { t, mix32(warp ^ (uint32_t)e->p.seed * 0x9e3779b9u), warp };
+    event ev = { t, (uint64_t)mix32(warp ^ (uint32_t)e->p.seed * 0x9e3779b9u) << 32 | warp };
     int i = e->heap_n++;
     while (i > 0) {
         int parent = (i - 1) / 2;
@@ -179,6 +175,7 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     e->ctx.sel_threshold = pat_threshold(p->selectivity);
     e->ctx.hot_threshold = pat_threshold(p->hot);
     e->ctx.smem_words = pat_own_smem_bytes(p) / 4;
+    e->ctx.bins_mask = (p->bins & (p->bins - 1)) ? 0 : p->bins - 1;
     e->smem_words_alloc = e->ctx.smem_words ? (int)e->ctx.smem_words : 1;
     e->budget = cfg->sim.max_events;
 
@@ -200,12 +197,21 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     e->port_waiting = calloc((size_t)e->sm_count, sizeof(int));
     e->port_head = calloc((size_t)e->sm_count, sizeof(int));
     e->port_fifo = calloc((size_t)e->sm_count * (size_t)e->port_cap, sizeof(int));
+    e->warp_slot = malloc((size_t)e->nwarps * sizeof(int));
+    e->warp_sm = malloc((size_t)e->nwarps * sizeof(int));
+    e->warp_sched = malloc((size_t)e->nwarps * sizeof(int));
+    for (int w = 0; e->warp_slot && e->warp_sm && e->warp_sched && w < e->nwarps; w++) {
+        e->warp_slot[w] = w / warps_per_wg;
+        e->warp_sm[w] = e->warp_slot[w] / occ;
+        /* warps of the SM share its schedulers by their slot on the SM */
+        e->warp_sched[w] = e->warp_sm[w] * e->schedulers + (w % e->port_cap) % e->schedulers;
+    }
     e->sched_free = calloc((size_t)e->sm_count * (size_t)e->schedulers, sizeof(double));
     e->smem_free = calloc((size_t)e->sm_count, sizeof(double));
     e->smem = calloc((size_t)e->nslots * (size_t)e->smem_words_alloc, sizeof(uint32_t));
     e->heap = calloc((size_t)e->nwarps, sizeof *e->heap);
     if (!e->slots || !e->warps || !e->warp_mem_done || !e->bar_arrive || !e->saved_ops || !e->pending || !e->port_arrive ||
-        !e->port_waiting || !e->port_head || !e->port_fifo || !e->sched_free || !e->smem_free || !e->smem ||
+        !e->port_waiting || !e->port_head || !e->port_fifo || !e->warp_slot || !e->warp_sm || !e->warp_sched || !e->sched_free || !e->smem_free || !e->smem ||
         !e->heap) {
         sim_engine_close(e);
         snprintf(err, CFG_ERR_MAX, "out of memory for %d resident warps", e->nwarps);
@@ -235,6 +241,9 @@ void sim_engine_close(sim_engine *e)
     free(e->port_waiting);
     free(e->port_head);
     free(e->port_fifo);
+    free(e->warp_slot);
+    free(e->warp_sm);
+    free(e->warp_sched);
     free(e->sched_free);
     free(e->smem_free);
     free(e->smem);
@@ -390,13 +399,12 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
                      e->budget);
             return 1;
         }
-        int w = (int)ev.warp;
-        int slot = w / e->warps_per_wg;
-        int sm = slot / e->wg_per_sm;
+        int w = (int)(uint32_t)ev.order;
+        int slot = e->warp_slot[w];
+        int sm = e->warp_sm[w];
         sim_warp *wp = &e->warps[w];
         double t = ev.t;
-        /* warps of the SM share its schedulers by their slot on the SM */
-        double *sched = &e->sched_free[sm * e->schedulers + (w % e->port_cap) % e->schedulers];
+        double *sched = &e->sched_free[e->warp_sched[w]];
         double ready, st, sent, done;
 
         int replay = e->pending[w];

@@ -55,6 +55,7 @@ struct mem_sys {
     int hval[HASH_SLOTS];
     int op_first[SIM_MAX_LANES], op_next_lane[SIM_MAX_LANES], op_last[SIM_MAX_LANES], op_lanes[SIM_MAX_LANES];
     uint32_t op_idx[SIM_MAX_LANES];
+    uint8_t op_sector[SIM_MAX_LANES];  /* 32-byte sector within its line */
     int op_next[SIM_MAX_LANES];      /* next op of the same request */
     int req_first[SIM_MAX_LANES], req_last[SIM_MAX_LANES];
     uint64_t req_line[SIM_MAX_LANES];
@@ -158,10 +159,15 @@ void mem_close(mem_sys *m)
 
 static int slice_of(const mem_sys *m, uint64_t line)
 {
-    line /= (uint64_t)m->interleave;
-    if (m->hash == CFG_HASH_XOR)
-        line ^= (line >> 5) ^ (line >> 11) ^ (line >> 17) ^ (line >> 23);
-    return (int)(line % (uint64_t)m->nslices);
+    if (m->interleave > 1)
+        line /= (uint64_t)m->interleave;
+    if (m->hash == CFG_HASH_MOD)
+        return (int)(line % (uint64_t)m->nslices);
+    /* xor-fold the line bits, mix, and map onto the slices with a
+     * multiply-shift (no division in the per-request path) */
+    line ^= (line >> 5) ^ (line >> 11) ^ (line >> 17) ^ (line >> 23);
+    uint32_t h = (uint32_t)(line * 0x9e3779b97f4a7c15ull >> 32);
+    return (int)(((uint64_t)h * (uint64_t)m->nslices) >> 32);
 }
 
 /* Lookup-or-insert in the per-instruction hash table; returns the slot. */
@@ -232,6 +238,7 @@ static int coalesce(mem_sys *m, const sim_op *op, int *nops_out)
         }
         o = nops++;
         m->op_idx[o] = idx;
+        m->op_sector[o] = (uint8_t)((byte & (uint64_t)(m->line_bytes - 1)) >> 5);
         m->op_first[o] = lane;
         m->op_last[o] = lane;
         m->op_lanes[o] = 1;
@@ -242,7 +249,7 @@ static int coalesce(mem_sys *m, const sim_op *op, int *nops_out)
             m->op_next[m->req_last[r]] = o;
         m->req_last[r] = o;
         m->req_ops[r]++;
-        m->req_sectors[r] |= 1u << ((byte >> 5) & 31);
+        m->req_sectors[r] |= 1u << m->op_sector[o];
     }
     *nops_out = nops;
     return nreq;
@@ -271,6 +278,9 @@ static double send_request(mem_sys *m, int sm, double t, slice *sl, double *arri
      * are near-monotone in arrival order, so a binary search over the ring
      * finds the oldest one still queued. */
     int lo = 0, hi = m->qdepth; /* ring[pos-k] > adm holds for k <= lo */
+    int newest = sl->pos ? sl->pos - 1 : m->qdepth - 1;
+    if (sl->ring[newest] <= adm || (sl->requests & 3))
+        hi = 0; /* drained, or not a sampled request: the maximum is sampled 1 in 4 */
     while (lo < hi) {
         int k = (lo + hi + 1) / 2;
         int i = sl->pos - k;
@@ -331,24 +341,31 @@ static double line_ready(mem_sys *m, uint64_t line, double start, uint32_t secto
 static void apply_op(mem_sys *m, buffer *bf, const sim_op *op, int o, uint32_t *ret)
 {
     uint32_t *w = &bf->words[m->op_idx[o]];
-    for (int lane = m->op_first[o]; lane >= 0; lane = m->op_next_lane[lane]) {
-        uint32_t old = *w;
-        ret[lane] = old;
-        switch (op->atomic) {
-        case SIM_ATOMIC_ADD:
-            *w = old + op->operand[lane];
-            break;
-        case SIM_ATOMIC_OR:
-            *w = old | op->operand[lane];
-            break;
-        case SIM_ATOMIC_CAS:
+    int lane = m->op_first[o];
+    switch (op->atomic) {
+    case SIM_ATOMIC_ADD:
+        for (; lane >= 0; lane = m->op_next_lane[lane]) {
+            ret[lane] = *w;
+            *w += op->operand[lane];
+        }
+        break;
+    case SIM_ATOMIC_OR:
+        for (; lane >= 0; lane = m->op_next_lane[lane]) {
+            ret[lane] = *w;
+            *w |= op->operand[lane];
+        }
+        break;
+    case SIM_ATOMIC_CAS:
+        for (; lane >= 0; lane = m->op_next_lane[lane]) {
+            uint32_t old = *w;
+            ret[lane] = old;
             m->cas_attempts++;
             if (old == op->compare[lane])
                 *w = op->operand[lane];
             else
                 m->cas_failures++;
-            break;
         }
+        break;
     }
 }
 
@@ -392,26 +409,34 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
          * each distinct word of a sector once, so lanes on one word (not
          * merged) take one pass each.  The request starts once the words it
          * updates are past their read-modify-write dependency. */
-        int sect_max[32] = { 0 };
+        int sect_max[32];
+        for (int k = 0; k < nsect; k++)
+            sect_max[k] = 0;
         double wait = start;
+        int req_ops = 0;
         for (int o = m->req_first[r]; o >= 0; o = m->op_next[o]) {
             int ops = merge ? 1 : m->op_lanes[o];
-            int sct = (int)((((uint64_t)m->op_idx[o] * bf->stride_bytes) & (uint64_t)(m->line_bytes - 1)) >> 5);
+            int sct = m->op_sector[o];
             if (ops > sect_max[sct])
                 sect_max[sct] = ops;
-            m->l2_ops += ops;
+            req_ops += ops;
             if (bf->ready[m->op_idx[o]] > wait)
                 wait = bf->ready[m->op_idx[o]];
             apply_op(m, bf, op, o, ret);
         }
+        m->l2_ops += req_ops;
         int passes = 0;
         for (int k = 0; k < nsect; k++)
             passes += sect_max[k];
         /* a miss waits in the slice's miss buffers, not in the atomic unit */
         double end = (base > wait ? base : wait) + passes * m->issue;
         double next = end - m->issue + m->same_addr;
-        for (int o = m->req_first[r]; o >= 0; o = m->op_next[o])
-            bf->ready[m->op_idx[o]] = next + (merge && !(op->uniform_address && m->compiler_agg) ? (m->op_lanes[o] - 1) * m->merged_lane : 0);
+        if (merge && !(op->uniform_address && m->compiler_agg) && m->merged_lane > 0)
+            for (int o = m->req_first[r]; o >= 0; o = m->op_next[o])
+                bf->ready[m->op_idx[o]] = next + (m->op_lanes[o] - 1) * m->merged_lane;
+        else
+            for (int o = m->req_first[r]; o >= 0; o = m->op_next[o])
+                bf->ready[m->op_idx[o]] = next;
         sl->free = (m->hol ? wait : start) + passes * m->issue;
         finish_request(sl, m->qdepth, adm, start, end);
         double back = end + m->atom_lat + m->xbar;

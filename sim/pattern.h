@@ -66,6 +66,7 @@ typedef struct sim_ctx {
     uint32_t sel_threshold;            /* round(S * 1e6) */
     uint32_t hot_threshold;            /* round(F * 1e6) */
     uint32_t smem_words;               /* the pattern's own shared words */
+    uint32_t bins_mask;                /* bins - 1 when bins is a power of two, else 0 */
 } sim_ctx;
 
 /* Buffers a pattern declares at setup; the engine owns their storage. */

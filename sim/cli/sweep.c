@@ -151,27 +151,56 @@ int swp_grid_count(const swp_spec *s)
 
 /* ---- range expansion -------------------------------------------------- */
 
+/* The values of one axis, in order, with a hash set that drops repeats. */
 typedef struct strlist {
     char **v;
     size_t n, cap;
+    size_t *set;                       /* index + 1 per slot, 0 empty */
+    size_t set_cap;
 } strlist;
+
+static size_t str_hash(const char *s)
+{
+    size_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
 
 static int sl_push(strlist *l, const char *s)
 {
-    for (size_t i = 0; i < l->n; i++)
-        if (!strcmp(l->v[i], s))
+    if (l->n >= SWP_MAX_AXIS_VALUES)
+        return -3;
+    if (2 * (l->n + 1) > l->set_cap) { /* grow and rehash */
+        size_t cap = l->set_cap ? 2 * l->set_cap : 64;
+        size_t *set = calloc(cap, sizeof *set);
+        if (!set)
+            return -2;
+        for (size_t i = 0; i < l->n; i++) {
+            size_t h = str_hash(l->v[i]) & (cap - 1);
+            while (set[h])
+                h = (h + 1) & (cap - 1);
+            set[h] = i + 1;
+        }
+        free(l->set);
+        l->set = set;
+        l->set_cap = cap;
+    }
+    size_t h = str_hash(s) & (l->set_cap - 1);
+    for (; l->set[h]; h = (h + 1) & (l->set_cap - 1))
+        if (!strcmp(l->v[l->set[h] - 1], s))
             return 0; /* a repeated value runs once, where it first appears */
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 16;
         char **v = realloc(l->v, cap * sizeof *v);
         if (!v)
-            return -1;
+            return -2;
         l->v = v;
         l->cap = cap;
     }
     if (!(l->v[l->n] = dupstr(s)))
-        return -1;
-    l->n++;
+        return -2;
+    l->set[h] = ++l->n;
     return 0;
 }
 
@@ -254,10 +283,6 @@ static int expand_range(const char *key, enum swp_kind kind, char *el, char *dot
         double v = geometric ? a * pow(f, (double)i) : a + (double)i * f;
         if (v > limit)
             break;
-        if (i >= SWP_MAX_AXIS_VALUES) {
-            snprintf(err, CFG_ERR_MAX, "%s: range has more than %u values", key, SWP_MAX_AXIS_VALUES);
-            return -1;
-        }
         if (kind == SWP_INT)
             snprintf(buf, sizeof buf, "%.0f", fmin(round(v), b));
         else
@@ -265,8 +290,9 @@ static int expand_range(const char *key, enum swp_kind kind, char *el, char *dot
         if (!strcmp(buf, prev))
             continue; /* a geometric factor below 2 rounds to repeats */
         snprintf(prev, sizeof prev, "%s", buf);
-        if (sl_push(l, buf))
-            return -2;
+        int rc = sl_push(l, buf);
+        if (rc)
+            return rc;
     }
     return 0;
 }
@@ -295,9 +321,15 @@ int swp_expand(const char *key, const char *values, char ***out, size_t *count, 
     int rc = 0;
     if (key_kind(key, &kind, err))
         return -1;
+    if (strspn(values, " \t") == strlen(values)) {
+        snprintf(err, CFG_ERR_MAX, "%s: no values", key);
+        return -1;
+    }
     char *copy = dupstr(values);
-    if (!copy)
-        goto oom;
+    if (!copy) {
+        snprintf(err, CFG_ERR_MAX, "out of memory");
+        return -1;
+    }
     /* strtok would skip empty elements: walk the commas by hand */
     for (char *el = copy; el && !rc;) {
         char *comma = strchr(el, ',');
@@ -311,20 +343,19 @@ int swp_expand(const char *key, const char *values, char ***out, size_t *count, 
             rc = expand_range(key, kind, t, dots, &l, err);
         else if (pkey_find(key) == 0 && !strcmp(t, "all")) {
             for (int i = 0; i < PAT_COUNT && !rc; i++)
-                rc = sl_push(&l, pat_name((enum pat_id)i)) ? -2 : 0;
+                rc = sl_push(&l, pat_name((enum pat_id)i));
         } else
-            rc = sl_push(&l, t) ? -2 : 0;
+            rc = sl_push(&l, t);
         el = comma ? comma + 1 : NULL;
     }
     free(copy);
+    free(l.set);
+    if (rc == -3)
+        snprintf(err, CFG_ERR_MAX, "%s: more than %u values", key, SWP_MAX_AXIS_VALUES);
     if (rc == -2)
         goto oom;
     if (rc) {
         swp_free_values(l.v, l.n);
-        return -1;
-    }
-    if (l.n == 0) {
-        snprintf(err, CFG_ERR_MAX, "%s: no values", key);
         return -1;
     }
     *out = l.v;

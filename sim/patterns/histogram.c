@@ -19,10 +19,21 @@ static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
 {
     switch (w->pc++) {
     case 0:
-        FOR_LANES(w->valid, l)
-        {
-            w->v[l] = pat_bin(sim_lane_key(w, (int)l), c->p->bins, c->hot_threshold);
-        }
+        if (c->hot_threshold)
+            FOR_LANES(w->valid, l)
+            {
+                w->v[l] = pat_bin(sim_lane_key(w, (int)l), c->p->bins, c->hot_threshold);
+            }
+        else if (c->bins_mask)
+            FOR_LANES(w->valid, l)
+            {
+                w->v[l] = (sim_lane_key(w, (int)l) >> 3) & c->bins_mask;
+            }
+        else
+            FOR_LANES(w->valid, l)
+            {
+                w->v[l] = (sim_lane_key(w, (int)l) >> 3) % c->p->bins;
+            }
         sim_op_alu(op, pc_instr(c, 1, 0, 1, 1));
         return;
     case 1:
@@ -49,8 +60,12 @@ int sim_histogram_reference(const sim_ctx *c, uint32_t hot_threshold, uint32_t *
         snprintf(err, CFG_ERR_MAX, "out of memory for the reference histogram");
         return -1;
     }
-    for (uint64_t i = 0; i < c->p->n; i++)
-        ref[pat_bin(pat_key((uint32_t)i), c->p->bins, hot_threshold)]++;
+    if (!hot_threshold && c->bins_mask)
+        for (uint64_t i = 0; i < c->p->n; i++)
+            ref[(pat_key((uint32_t)i) >> 3) & c->bins_mask]++;
+    else
+        for (uint64_t i = 0; i < c->p->n; i++)
+            ref[pat_bin(pat_key((uint32_t)i), c->p->bins, hot_threshold)]++;
     *out = ref;
     return 0;
 }
