@@ -70,7 +70,7 @@ static const cfg_option options[] = {
     { "smem", "atomic_latency_cycles", CFG_DOUBLE, OFF(smem.atomic_latency_cycles), 0, 1e5, "30", "cycles", 1, NULL, "shared atomic latency" },
     { "smem", "access_latency_cycles", CFG_DOUBLE, OFF(smem.access_latency_cycles), 0, 1e5, "25", "cycles", 0, NULL, "plain shared load or store" },
 
-    { "sim", "max_events", CFG_DOUBLE, OFF(sim.max_events), 1, 1e15, "2e9", "events", 0, NULL, "event budget; a run needing more fails" },
+    { "sim", "max_events", CFG_DOUBLE, OFF(sim.max_events), 1, 1e15, "2e8", "events", 0, NULL, "event budget (about a minute on one core); a run needing more fails and names it" },
 
     { "model", "seed_l2_base_latency_cycles", CFG_DOUBLE, OFF(model.seed_l2_base_latency_cycles), 0, 1e6, "200", "cycles", 0, NULL, "seed 000: uncontended global atomic round trip" },
     { "model", "seed_dram_latency_cycles", CFG_DOUBLE, OFF(model.seed_dram_latency_cycles), 0, 1e6, "200", "cycles", 0, NULL, "seed 001: DRAM access latency (one RMW = 2x)" },

@@ -26,6 +26,13 @@ typedef struct slice {
     uint64_t requests;
 } slice;
 
+/* Open-addressing table reset per instruction by a generation stamp. */
+typedef struct grp_table {
+    uint32_t stamp[HASH_SLOTS];
+    uint64_t key[HASH_SLOTS];
+    int val[HASH_SLOTS];
+} grp_table;
+
 typedef struct buffer {
     uint32_t *words;
     uint8_t *stores;
@@ -50,9 +57,8 @@ struct mem_sys {
     int nbuf;
     /* scratch for grouping one warp instruction */
     uint32_t gen;
-    uint32_t stamp[HASH_SLOTS];
-    uint64_t hkey[HASH_SLOTS];
-    int hval[HASH_SLOTS];
+    grp_table lines;   /* line -> request */
+    grp_table words;   /* word index -> address group */
     int op_first[SIM_MAX_LANES], op_next_lane[SIM_MAX_LANES], op_last[SIM_MAX_LANES], op_lanes[SIM_MAX_LANES];
     uint32_t op_idx[SIM_MAX_LANES];
     uint8_t op_sector[SIM_MAX_LANES];  /* 32-byte sector within its line */
@@ -171,17 +177,18 @@ static int slice_of(const mem_sys *m, uint64_t line)
 }
 
 /* Lookup-or-insert in the per-instruction hash table; returns the slot. */
-static int group_slot(mem_sys *m, uint64_t key, int *fresh)
+/* Lookup-or-insert; returns the slot, *fresh when the key is new. */
+static int group_slot(grp_table *g, uint32_t gen, uint64_t key, int *fresh)
 {
     uint32_t h = hash64(key);
     for (;;) {
-        if (m->stamp[h] != m->gen) {
-            m->stamp[h] = m->gen;
-            m->hkey[h] = key;
+        if (g->stamp[h] != gen) {
+            g->stamp[h] = gen;
+            g->key[h] = key;
             *fresh = 1;
             return (int)h;
         }
-        if (m->hkey[h] == key) {
+        if (g->key[h] == key) {
             *fresh = 0;
             return (int)h;
         }
@@ -192,7 +199,8 @@ static int group_slot(mem_sys *m, uint64_t key, int *fresh)
 static void next_gen(mem_sys *m)
 {
     if (++m->gen == 0) { /* wrapped: clear stamps so stale ones never match */
-        memset(m->stamp, 0, sizeof m->stamp);
+        memset(m->lines.stamp, 0, sizeof m->lines.stamp);
+        memset(m->words.stamp, 0, sizeof m->words.stamp);
         m->gen = 1;
     }
 }
@@ -210,33 +218,31 @@ static int coalesce(mem_sys *m, const sim_op *op, int *nops_out)
     for (uint64_t mask = op->mask; mask; mask &= mask - 1) {
         int lane = __builtin_ctzll(mask);
         uint32_t idx = op->index[lane];
-        uint64_t byte = (uint64_t)idx * bf->stride_bytes;
-        uint64_t line = bf->base_line + (byte >> m->line_shift);
-        int s = group_slot(m, line, &fresh);
-        int r, o = -1;
         m->op_next_lane[lane] = -1;
-        if (fresh) {
-            r = nreq++;
-            m->hval[s] = r;
-            m->req_line[r] = line;
-            m->req_first[r] = -1;
-            m->req_ops[r] = 0;
-            m->req_sectors[r] = 0;
-        } else {
-            r = m->hval[s];
-            for (int k = m->req_first[r]; k >= 0; k = m->op_next[k])
-                    if (m->op_idx[k] == idx) {
-                        o = k;
-                        break;
-                    }
-        }
-        if (o >= 0) {
+        /* a word seen before in this instruction: one more lane on it */
+        int ws = group_slot(&m->words, m->gen, idx, &fresh);
+        if (!fresh) {
+            int o = m->words.val[ws];
             m->op_next_lane[m->op_last[o]] = lane;
             m->op_last[o] = lane;
             m->op_lanes[o]++;
             continue;
         }
-        o = nops++;
+        uint64_t byte = (uint64_t)idx * bf->stride_bytes;
+        uint64_t line = bf->base_line + (byte >> m->line_shift);
+        int s = group_slot(&m->lines, m->gen, line, &fresh);
+        int r;
+        if (fresh) {
+            r = nreq++;
+            m->lines.val[s] = r;
+            m->req_line[r] = line;
+            m->req_first[r] = -1;
+            m->req_ops[r] = 0;
+            m->req_sectors[r] = 0;
+        } else
+            r = m->lines.val[s];
+        int o = nops++;
+        m->words.val[ws] = o;
         m->op_idx[o] = idx;
         m->op_sector[o] = (uint8_t)((byte & (uint64_t)(m->line_bytes - 1)) >> 5);
         m->op_first[o] = lane;
