@@ -413,6 +413,7 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
             *op = e->saved_ops[w];
         } else {
             op->mask = 0;
+            op->instructions = 0;
             e->pat->step(&e->ctx, wp, op);
         }
         switch (op->kind) {
@@ -467,9 +468,14 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
         case SIM_OP_SSTORE: {
             int atomic = op->kind == SIM_OP_SATOMIC;
             double cyc = smem_cycles(e, op, atomic);
+            /* `instructions` ALU instructions issue just before a shared op
+             * (loop counters, addresses): one event instead of two, and the
+             * SM-local unit makes the small reordering harmless */
+            double pre = op->instructions;
             st = t > *sched ? t : *sched;
-            *sched = st + 1;
-            e->st.warp_instructions += 1;
+            *sched = st + 1 + pre;
+            st += pre;
+            e->st.warp_instructions += 1 + pre;
             double ss = st > e->smem_free[sm] ? st : e->smem_free[sm];
             e->smem_free[sm] = ss + cyc;
             e->st.stall_smem_cycles += ss - st;

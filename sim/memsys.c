@@ -390,13 +390,13 @@ static int uniform_lanes(const sim_op *op)
 double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret, double *sent)
 {
     buffer *bf = &m->buf[op->buffer];
-    int merge;
+    int merge, aggregated = 0;
     if (op->atomic == SIM_ATOMIC_CAS)
         merge = m->merge_cas;
     else if (op->uniform_address && m->compiler_agg)
-        merge = 1; /* the warp sends one lane with the sum */
+        merge = aggregated = 1; /* the warp sends one lane with the sum */
     else if (m->merge_rule == CFG_MERGE_UNIFORM)
-        merge = uniform_lanes(op);
+        merge = aggregated = uniform_lanes(op); /* a whole-warp merge: no per-lane cost (H100) */
     else
         merge = m->merge_rule == CFG_MERGE_PER_ADDRESS;
     int ngroups;
@@ -437,7 +437,7 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
         /* a miss waits in the slice's miss buffers, not in the atomic unit */
         double end = (base > wait ? base : wait) + passes * m->issue;
         double next = end - m->issue + m->same_addr;
-        if (merge && !(op->uniform_address && m->compiler_agg) && m->merged_lane > 0)
+        if (merge && !aggregated && m->merged_lane > 0)
             for (int o = m->req_first[r]; o >= 0; o = m->op_next[o])
                 bf->ready[m->op_idx[o]] = next + (m->op_lanes[o] - 1) * m->merged_lane;
         else

@@ -33,7 +33,7 @@ enum sim_atomic_kind { SIM_ATOMIC_ADD, SIM_ATOMIC_OR, SIM_ATOMIC_CAS };
 typedef struct sim_op {
     enum sim_op_kind kind;
     enum sim_atomic_kind atomic;
-    int instructions;                  /* ALU only */
+    int instructions;                  /* ALU; shared ops: ALU issued just before */
     int buffer;                        /* global buffer id (GATOMIC, GSTORE) */
     int result_used;                   /* the warp waits for the reply */
     int uniform_address;               /* the address is a compile-time constant */

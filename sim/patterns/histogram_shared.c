@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 enum { BINS };
-enum { ZERO_ALU, ZERO_STORE, BAR1, KEY, LOCAL_ADD, BAR2, FLUSH_LOAD, FLUSH_ALU, FLUSH_ADD, DONE };
+enum { ZERO_ALU, ZERO_STORE, BAR1, KEY, LOCAL_ADD, BAR2, FLUSH_LOAD, FLUSH_ADD, DONE };
 
 int sim_histogram_reference(const sim_ctx *c, uint32_t hot_threshold, uint32_t **out, char err[CFG_ERR_MAX]);
 
@@ -44,10 +44,10 @@ static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
                 continue;
             }
             w->pc = ZERO_STORE;
-            sim_op_alu(op, 2);
-            return;
+            continue;
         case ZERO_STORE:
             op->kind = SIM_OP_SSTORE;
+            op->instructions = 2; /* loop counter and compare */
             op->mask = strided_mask(c, w, op);
             FOR_LANES(op->mask, l)
             {
@@ -92,13 +92,10 @@ static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
                 continue;
             }
             op->kind = SIM_OP_SLOAD;
+            op->instructions = 2 + c->cfg->core.address_instructions; /* loop, test, address */
             op->mask = strided_mask(c, w, op);
             w->active = op->mask;
-            w->pc = FLUSH_ALU;
-            return;
-        case FLUSH_ALU:
             w->pc = FLUSH_ADD;
-            sim_op_alu(op, 2 + c->cfg->core.address_instructions);
             return;
         case FLUSH_ADD: {
             uint64_t nz = 0;
