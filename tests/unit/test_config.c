@@ -121,7 +121,7 @@ static void defaults_land_in_fields(void **state)
     assert_int_equal(c.l2.hol_blocking, 0);
     assert_int_equal(c.coalesce.merge_cas, 0);
     assert_int_equal(c.l2.slice_hash, CFG_HASH_XOR);
-    assert_true(c.sim.max_events == 2e9);
+    assert_true(c.sim.max_events == 2e8);
     assert_true(c.dispatch.density_inhibit == 0.10);
     assert_true(cfg_threads_per_cycle(&c) == 132.0 * 128);
     assert_true(fabs(cfg_dram_bytes_per_cycle(&c) - 3350e9 / 1755e6) < 1e-9);
