@@ -8,11 +8,13 @@
 #include <unistd.h>
 
 #include "../../validate/compare.h"
+#include "../../validate/split.h"
 #include "../print.h"
 #include "args.h"
 #include "commands.h"
 
-enum { OPT_DATA = 2000, OPT_JOBS, OPT_MAX_EVENTS, OPT_MAX_MEDIAN, OPT_MAX_P90, OPT_MIN_SPEARMAN, OPT_WORST, OPT_ONLY };
+enum { OPT_DATA = 2000, OPT_JOBS, OPT_MAX_EVENTS, OPT_MAX_MEDIAN, OPT_MAX_P90, OPT_MIN_SPEARMAN, OPT_WORST, OPT_ONLY, OPT_SPLIT,
+       OPT_ROWS };
 
 static void usage(FILE *f)
 {
@@ -20,9 +22,11 @@ static void usage(FILE *f)
                "                        [-p section.key=value ...] [--format text|csv] [-j JOBS]\n"
                "                        [--max-events N] [--only PATTERN[,PATTERN...]] [--worst K]\n"
                "                        [--max-median-ape F] [--max-p90-ape F] [--min-spearman R]\n"
+               "                        [--split FILE --rows fit|test|all]\n"
                "Rows the engine cannot finish within --max-events (default 3e7 per row) are\n"
                "reported as not run, never guessed.  With thresholds, exits 1 when the overall\n"
-               "error passes them.\n");
+               "error passes them.  --split (validate/split.h) with --rows keeps only the fit or\n"
+               "the held-out test rows of a calibration split.\n");
 }
 
 static int cmp_ape_desc(const void *a, const void *b, void *ctx)
@@ -55,12 +59,15 @@ int cmd_validate(int argc, char **argv)
         { "min-spearman", required_argument, NULL, OPT_MIN_SPEARMAN },
         { "worst", required_argument, NULL, OPT_WORST },
         { "only", required_argument, NULL, OPT_ONLY },
+        { "split", required_argument, NULL, OPT_SPLIT },
+        { "rows", required_argument, NULL, OPT_ROWS },
         { 0, 0, 0, 0 },
     };
     cli_args a;
     cfg_config cfg;
     char err[CFG_ERR_MAX];
-    const char *data = NULL, *only = NULL;
+    const char *data = NULL, *only = NULL, *split_path = NULL;
+    int rows = -1;
     double max_events = 3e7, max_median = NAN, max_p90 = NAN, min_spearman = NAN;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned long long worst = 5;
@@ -79,6 +86,15 @@ int cmd_validate(int argc, char **argv)
             continue;
         case OPT_ONLY:
             only = optarg;
+            continue;
+        case OPT_SPLIT:
+            split_path = optarg;
+            continue;
+        case OPT_ROWS:
+            if ((rows = val_rows_from_name(optarg)) < 0) {
+                cli_error("validate", "--rows '%s' is not fit, test or all", optarg);
+                return 2;
+            }
             continue;
         case 'j':
         case OPT_JOBS: {
@@ -134,6 +150,10 @@ int cmd_validate(int argc, char **argv)
         cli_error("validate", "--data FILE is required");
         return 2;
     }
+    if ((rows >= 0) != (split_path != NULL)) {
+        cli_error("validate", "--split FILE and --rows fit|test|all go together");
+        return 2;
+    }
     if (a.format == CLI_FORMAT_JSON) {
         cli_error("validate", "--format json is not supported here (text or csv)");
         return 2;
@@ -147,6 +167,12 @@ int cmd_validate(int argc, char **argv)
     val_dataset d;
     if (val_dataset_load(data, &d, err)) {
         cli_error("validate", "%s", err);
+        return 2;
+    }
+    val_split split;
+    if (split_path && val_split_load(split_path, &split, err)) {
+        cli_error("validate", "%s", err);
+        val_dataset_free(&d);
         return 2;
     }
     unsigned char *keep = calloc(d.count ? d.count : 1, 1);
@@ -166,11 +192,14 @@ int cmd_validate(int argc, char **argv)
                 if ((p == only || p[-1] == ',') && (p[len] == 0 || p[len] == ','))
                     k = 1;
         }
+        if (split_path && rows != VAL_ROWS_ALL && (rows == VAL_ROWS_TEST) != val_split_is_test(&split, &d.rows[i].params))
+            k = 0;
         keep[i] = (unsigned char)k;
         kept += (size_t)k;
     }
     if (!kept) {
-        cli_error("validate", "no rows of %s match --only %s", data, only);
+        cli_error("validate", "no rows of %s match --only %s / --split %s --rows", data, only ? only : "(all)",
+                  split_path ? split_path : "(none)");
         return 2;
     }
     /* predict only kept rows: compact, run, scatter back */

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# calibrate_cli.sh - `atomsim calibrate` and `validate --split`: bad input
+# (missing data file, unknown or non-calibratable key in --keys, a key no
+# stage fits, a bad split file, --rows without --split) fails with one line
+# on stderr, nothing on stdout, exit 2; a small real calibration (three
+# store rows, one key) writes an overlay that holds only that key, reads
+# back through `include`, and whose fit does not raise the stage's error.
+set -u
+cd "$(dirname "$0")/.."
+A=${ATOMSIM:-build/atomsim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+# expect NAME STATUS REGEX COMMAND...: exit status, one stderr line matching
+# REGEX, empty stdout.
+expect() {
+    local name=$1 want=$2 re=$3 got=0
+    shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || got=$?
+    local lines
+    lines=$(wc -l <"$tmp/err")
+    if [ "$got" -eq "$want" ] && [ "$lines" -eq 1 ] && grep -Eq -- "$re" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+        ok "$name"
+    else
+        bad "$name: exit $got (want $want), $lines stderr lines (want 1 matching /$re/), $(wc -c <"$tmp/out") bytes on stdout"
+        sed 's/^/       stderr: /' "$tmp/err" | head -5
+    fi
+}
+
+C="--config configs/h100.ini"
+H=validate/data/h100.csv
+cal() { "$A" calibrate $C --out "$tmp/o.ini" "$@"; }
+expect "missing data file" 2 "$tmp/none\.csv" cal --data "$tmp/none.csv"
+expect "missing --data" 2 "--data" "$A" calibrate $C --out "$tmp/o.ini"
+expect "missing --out" 2 "--out" "$A" calibrate $C --data $H
+expect "unknown key in --keys" 2 "unknown key 'l2\.nope'" cal --data $H --keys l2.same_address_cycles,l2.nope
+expect "non-calibratable key" 2 "gpu\.sm_count.*not calibratable" cal --data $H --keys gpu.sm_count
+expect "key without a stage" 2 "no stage fits 'l2\.queue_depth_requests'" cal --data $H --keys l2.queue_depth_requests
+expect "malformed key" 2 "not section\.key" cal --data $H --keys sameaddress
+printf 'test histogram colour=1\n' >"$tmp/bad.split"
+expect "bad split file (file:line)" 2 "bad\.split:1:" cal --data $H --split "$tmp/bad.split"
+expect "missing split file" 2 "$tmp/none\.split" cal --data $H --split "$tmp/none.split"
+expect "bad --jobs" 2 "--jobs" cal --data $H -j 0
+expect "validate --rows without --split" 2 "--split" "$A" validate $C --data $H --rows test
+expect "validate bad --rows" 2 "--rows 'some'" "$A" validate $C --data $H --split validate/splits/h100.split --rows some
+expect "validate bad split" 2 "bad\.split:1:" "$A" validate $C --data $H --split "$tmp/bad.split" --rows test
+
+# a small real calibration: three small store rows fit, one held out
+{ grep '^#' $H; grep -v '^#' $H | head -1
+  grep -E '^store,(4096|16384|65536|262144),256,1,' $H; } >"$tmp/small.csv"
+printf 'test store n=262144\n' >"$tmp/small.split"
+if "$A" calibrate $C --data "$tmp/small.csv" --split "$tmp/small.split" --keys launch.kernel_overhead_cycles \
+    --max-evals 6 -j 2 --out "$tmp/o.ini" >"$tmp/log" 2>"$tmp/err"; then ok "small calibration runs"
+else bad "small calibration runs: $(head -3 "$tmp/err")"; fi
+keys=$(grep -Ec '^[a-z_]+ *=' "$tmp/o.ini" 2>/dev/null)
+if [ "$keys" = 1 ] && grep -q '^kernel_overhead_cycles = ' "$tmp/o.ini" && grep -q '^\[launch\]' "$tmp/o.ini"; then
+    ok "overlay holds only the fitted key"
+else bad "overlay holds only the fitted key ($keys keys)"; sed 's/^/       /' "$tmp/o.ini" | head -40; fi
+if grep -q '3 fit rows, 1 test rows' "$tmp/o.ini" && grep -q '^; split: ' "$tmp/o.ini" && grep -q '^;   store ' "$tmp/o.ini"; then
+    ok "overlay header: split and residuals"
+else bad "overlay header: split and residuals"; fi
+v=$(sed -n 's/^kernel_overhead_cycles = //p' "$tmp/o.ini")
+printf 'include = %s/configs/h100.ini\ninclude = %s\n' "$PWD" "$tmp/o.ini" >"$tmp/both.ini"
+got=$("$A" config --config "$tmp/both.ini" --dump | sed -n 's/^kernel_overhead_cycles = //p')
+if [ -n "$v" ] && [ "$got" = "$v" ]; then ok "overlay reads back through include ($v)"
+else bad "overlay reads back through include ('$got' vs '$v')"; fi
+if awk '/^stage launch:.*objective/ { split($0, a, "objective "); split(a[2], b, " "); exit !(b[3] + 0 <= b[1] + 0) }' "$tmp/log"; then
+    ok "the fit does not raise its objective"
+else bad "the fit does not raise its objective"; grep '^stage' "$tmp/log"; fi
+n=$("$A" validate --config "$tmp/both.ini" --data "$tmp/small.csv" --split "$tmp/small.split" --rows test --format csv -j 1 | tail -n +2 | wc -l)
+if [ "$n" = 1 ]; then ok "validate --rows test keeps the held-out row"; else bad "validate --rows test: $n rows"; fi
+n=$("$A" validate --config "$tmp/both.ini" --data "$tmp/small.csv" --split "$tmp/small.split" --rows fit --format csv -j 1 | tail -n +2 | wc -l)
+if [ "$n" = 3 ]; then ok "validate --rows fit keeps the fit rows"; else bad "validate --rows fit: $n rows"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,234 @@
+/* test_calibrate.c - the calibration (validate/calibrate.c, split.c):
+ * a stage recovers a known parameter from synthetic "measurements" that the
+ * simulator itself produced with that parameter set (a real-valued key by
+ * the golden-section search, an integer key from its candidates, two keys
+ * by the simplex), never keeps a value that raises its objective, refuses
+ * unknown and non-calibratable keys, and the split file holds out exactly
+ * the rows its lines name. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../sim/engine.h"
+#include "../../validate/calibrate.h"
+#include "../../validate/split.h"
+
+static char err[CFG_ERR_MAX];
+
+static int all_rows(const pat_params *p) { (void)p; return 1; }
+
+static void base_config(cfg_config *c)
+{
+    cfg_defaults(c);
+    c->sim.max_events = 2e6;
+}
+
+/* A dataset whose times are the simulator's own under `truth`. */
+static void synth(val_dataset *d, const pat_params *ps, size_t n, const cfg_config *truth)
+{
+    memset(d, 0, sizeof *d);
+    d->rows = calloc(n, sizeof *d->rows);
+    assert_non_null(d->rows);
+    d->count = n;
+    for (size_t i = 0; i < n; i++) {
+        atom_stats st;
+        d->rows[i].params = ps[i];
+        int rc = sim_run(truth, &ps[i], &st, err);
+        if (rc)
+            fail_msg("sim_run: %s", err);
+        d->rows[i].time_us_median = d->rows[i].time_us_min = d->rows[i].time_us_max = st.time_us;
+        d->rows[i].line = (int)i + 1;
+    }
+}
+
+static pat_params row(enum pat_id id, uint64_t n, uint32_t bins, uint32_t addresses)
+{
+    pat_params p;
+    pat_defaults(&p);
+    p.pattern = id;
+    p.n = n;
+    p.bins = bins;
+    p.addresses = addresses;
+    return p;
+}
+
+static const cfg_option *key(const char *name)
+{
+    const cfg_option *o;
+    if (cal_key_lookup(name, &o, err))
+        fail_msg("%s", err);
+    return o;
+}
+
+static void options(cal_options *o)
+{
+    cal_options_default(o);
+    o->engine = sim_run;
+    o->jobs = 2;
+    o->max_evals = 14;
+}
+
+/* same_address_cycles = 3 behind the counters; the fit starts at 1.5. */
+static void recovers_real_key(void **state)
+{
+    (void)state;
+    cfg_config truth, cfg;
+    base_config(&truth);
+    truth.l2.same_address_cycles = 3.0;
+    pat_params ps[] = { row(PAT_COUNTER, 1 << 16, 1, 1), row(PAT_COUNTER, 1 << 17, 1, 1), row(PAT_COUNTER_AGGREGATED, 1 << 17, 1, 1) };
+    val_dataset d;
+    synth(&d, ps, 3, &truth);
+    base_config(&cfg);
+    cfg.l2.same_address_cycles = 1.5;
+    cal_stage st = { "test", { "l2.same_address_cycles" }, "all", all_rows, NULL };
+    const cfg_option *k[] = { key("l2.same_address_cycles") };
+    cal_options o;
+    options(&o);
+    cal_stage_result r;
+    assert_int_equal(cal_fit_stage(&cfg, &st, k, 1, &d, NULL, &o, &r, err), 0);
+    assert_int_equal(r.rows, 3);
+    assert_true(r.obj_after < r.obj_before);
+    assert_true(fabs(cfg.l2.same_address_cycles - 3.0) < 0.1);
+    assert_true(fabs(r.keys[0].after - cfg.l2.same_address_cycles) < 1e-12);
+    assert_true(r.ape_after < 0.02);
+    free(d.rows);
+}
+
+/* interleave_lines = 2 behind distinct-lines P = 8, 16, 32; starts at 8. */
+static void recovers_integer_key(void **state)
+{
+    (void)state;
+    cfg_config truth, cfg;
+    base_config(&truth);
+    truth.l2.interleave_lines = 2;
+    pat_params ps[] = { row(PAT_DISTINCT_LINES, 1 << 16, 1, 8), row(PAT_DISTINCT_LINES, 1 << 16, 1, 16),
+                        row(PAT_DISTINCT_LINES, 1 << 16, 1, 32) };
+    val_dataset d;
+    synth(&d, ps, 3, &truth);
+    base_config(&cfg);
+    cfg.l2.interleave_lines = 8;
+    static const int cand[] = { 1, 2, 4, 8, 0 };
+    cal_stage st = { "test", { "l2.interleave_lines" }, "all", all_rows, cand };
+    const cfg_option *k[] = { key("l2.interleave_lines") };
+    cal_options o;
+    options(&o);
+    cal_stage_result r;
+    assert_int_equal(cal_fit_stage(&cfg, &st, k, 1, &d, NULL, &o, &r, err), 0);
+    assert_int_equal(cfg.l2.interleave_lines, 2);
+    assert_true(r.obj_after < 1e-9);
+    free(d.rows);
+}
+
+/* The search never keeps a worse point: the truth is the start. */
+static void keeps_start_when_best(void **state)
+{
+    (void)state;
+    cfg_config cfg;
+    base_config(&cfg);
+    cfg.launch.kernel_overhead_cycles = 6000;
+    pat_params ps[] = { row(PAT_STORE, 1 << 14, 1, 1), row(PAT_STORE, 1 << 16, 1, 1) };
+    val_dataset d;
+    synth(&d, ps, 2, &cfg);
+    cal_stage st = { "test", { "launch.kernel_overhead_cycles" }, "all", all_rows, NULL };
+    const cfg_option *k[] = { key("launch.kernel_overhead_cycles") };
+    cal_options o;
+    options(&o);
+    o.max_evals = 6;
+    cal_stage_result r;
+    assert_int_equal(cal_fit_stage(&cfg, &st, k, 1, &d, NULL, &o, &r, err), 0);
+    assert_true(cfg.launch.kernel_overhead_cycles == 6000);
+    assert_true(r.obj_after <= r.obj_before);
+    free(d.rows);
+}
+
+/* Two keys by the simplex: overhead and same-address rate together. */
+static void simplex_two_keys(void **state)
+{
+    (void)state;
+    cfg_config truth, cfg;
+    base_config(&truth);
+    truth.launch.kernel_overhead_cycles = 5000;
+    truth.l2.same_address_cycles = 2.5;
+    pat_params ps[] = { row(PAT_STORE, 1 << 12, 1, 1), row(PAT_COUNTER, 1 << 16, 1, 1), row(PAT_COUNTER, 1 << 17, 1, 1) };
+    val_dataset d;
+    synth(&d, ps, 3, &truth);
+    base_config(&cfg);
+    cfg.launch.kernel_overhead_cycles = 4000;
+    cfg.l2.same_address_cycles = 2.0;
+    cal_stage st = { "test", { "launch.kernel_overhead_cycles", "l2.same_address_cycles" }, "all", all_rows, NULL };
+    const cfg_option *k[] = { key("launch.kernel_overhead_cycles"), key("l2.same_address_cycles") };
+    cal_options o;
+    options(&o);
+    o.max_evals = 40;
+    cal_stage_result r;
+    assert_int_equal(cal_fit_stage(&cfg, &st, k, 2, &d, NULL, &o, &r, err), 0);
+    assert_true(r.obj_after < r.obj_before / 3);
+    assert_true(r.ape_after < 0.03);
+    free(d.rows);
+}
+
+static void key_lookup_refusals(void **state)
+{
+    (void)state;
+    const cfg_option *o;
+    assert_int_equal(cal_key_lookup("l2.nope", &o, err), -1);
+    assert_non_null(strstr(err, "unknown key"));
+    assert_int_equal(cal_key_lookup("gpu.sm_count", &o, err), -1);
+    assert_non_null(strstr(err, "not calibratable"));
+    assert_int_equal(cal_key_lookup("nodot", &o, err), -1);
+    assert_int_equal(cal_key_lookup("l2.same_address_cycles", &o, err), 0);
+}
+
+static void split_file(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_calibrate_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "# comment\n\ntest histogram bins=3,128 # inline\ntest bitmask\ntest * wg=64\n");
+    fclose(f);
+    val_split s;
+    assert_int_equal(val_split_load(path, &s, err), 0);
+    assert_int_equal(s.count, 3);
+    pat_params p = row(PAT_HISTOGRAM, 1 << 20, 128, 1);
+    assert_true(val_split_is_test(&s, &p));
+    p.bins = 256;
+    assert_false(val_split_is_test(&s, &p));
+    p.wg = 64;
+    assert_true(val_split_is_test(&s, &p));
+    p = row(PAT_BITMASK, 1 << 20, 1, 1);
+    assert_true(val_split_is_test(&s, &p));
+    p = row(PAT_DISTINCT_LINES, 1 << 20, 3, 1); /* bins=3 names histogram only */
+    assert_false(val_split_is_test(&s, &p));
+    f = fopen(path, "w");
+    fprintf(f, "test histogram colour=3\n");
+    fclose(f);
+    assert_int_equal(val_split_load(path, &s, err), -1);
+    assert_non_null(strstr(err, ":1:"));
+    f = fopen(path, "w");
+    fprintf(f, "test nosuchpattern\n");
+    fclose(f);
+    assert_int_equal(val_split_load(path, &s, err), -1);
+    assert_non_null(strstr(err, "unknown pattern"));
+    unlink(path);
+    assert_int_equal(val_split_load(path, &s, err), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(recovers_real_key),   cmocka_unit_test(recovers_integer_key),
+        cmocka_unit_test(keeps_start_when_best), cmocka_unit_test(simplex_two_keys),
+        cmocka_unit_test(key_lookup_refusals), cmocka_unit_test(split_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,81 @@
+/* calibrate_stages.c - the calibration stages: one mechanism each, its keys
+ * and the measured rows it dominates.  Stages run in this order, so a later
+ * stage sees the earlier stages' fitted values (launch costs first: every
+ * other row pays them). */
+#include "calibrate.h"
+
+static int is(const pat_params *p, enum pat_id id) { return p->pattern == id; }
+
+/* Small stores: nothing but the launch floor. */
+static int rows_launch(const pat_params *p) { return is(p, PAT_STORE) && p->n <= 65536; }
+
+
+/* store with small workgroups: the global workgroup dispatcher. */
+static int rows_dispatch(const pat_params *p) { return is(p, PAT_STORE) && p->wg < 256 && p->n >= (1u << 20); }
+
+/* One contended address, saturated: the L2's read-modify-write rate. */
+static int rows_same_address(const pat_params *p)
+{
+    return (is(p, PAT_COUNTER) || is(p, PAT_COUNTER_AGGREGATED) || is(p, PAT_COMPACTION)) && p->n >= (1u << 20) &&
+           p->selectivity >= 0.05;
+}
+
+/* Few bins, all lanes on a handful of words of one line: sector passes. */
+static int rows_sector_pass(const pat_params *p)
+{
+    return is(p, PAT_HISTOGRAM) && p->bins >= 2 && p->bins <= 32 && p->hot == 0;
+}
+
+/* Many distinct lines, no contention: the SM memory port sends one request
+ * per lane.  Sub-word CAS histograms with >= 65536 bins are the same case
+ * (lanes on distinct lines, CAS loops that rarely retry); alone, the
+ * distinct-lines rows pull the port 40% faster and those CAS rows 25% off. */
+static int rows_lsu(const pat_params *p)
+{
+    return (is(p, PAT_DISTINCT_LINES) && p->addresses >= 256 && p->addresses <= 131072) ||
+           ((is(p, PAT_HISTOGRAM_U8_CAS) || is(p, PAT_HISTOGRAM_U16_CAS)) && p->bins >= 65536);
+}
+
+/* A few lines to a few hundred: how lines spread over slices. */
+static int rows_interleave(const pat_params *p)
+{
+    return (is(p, PAT_DISTINCT_LINES) && p->addresses >= 8 && p->addresses <= 128) ||
+           (is(p, PAT_HISTOGRAM) && p->bins >= 64 && p->bins <= 512 && p->hot == 0 && p->n == (1u << 20));
+}
+
+/* Every lane of a warp on one shared word: same-word serialization. */
+static int rows_smem_word(const pat_params *p) { return is(p, PAT_REDUCE); }
+
+/* Lanes spread over shared bins: conflict-free passes of the shared unit. */
+static int rows_smem_pass(const pat_params *p) { return is(p, PAT_HISTOGRAM_SHARED); }
+
+/* CAS loops: same-address CAS lanes of one instruction resolve as one
+ * merged op (coalesce.merge_cas), each extra lane lengthening the chain. */
+static int rows_cas(const pat_params *p)
+{
+    return is(p, PAT_HISTOGRAM_U8_CAS) || is(p, PAT_HISTOGRAM_U16_CAS) || is(p, PAT_CAS_APPEND);
+}
+
+static const int interleave_candidates[] = { 1, 2, 4, 8, 0 };
+
+static const cal_stage stages[] = {
+    { "launch", { "launch.kernel_overhead_cycles" }, "store, n <= 65536", rows_launch, NULL },
+    { "dispatch", { "launch.wg_dispatch_cycles" }, "store, wg < 256, n >= 2^20", rows_dispatch, NULL },
+    { "same_address", { "l2.same_address_cycles" }, "counter/counter-aggregated/compaction, n >= 2^20, S >= 0.05",
+      rows_same_address, NULL },
+    { "sector_pass", { "l2.atomic_issue_cycles" }, "histogram, 2 <= bins <= 32, hot 0", rows_sector_pass, NULL },
+    { "lsu", { "coalesce.lsu_cycles_per_request" }, "distinct-lines 256..131072 addresses, u8/u16 CAS >= 65536 bins",
+      rows_lsu, NULL },
+    { "interleave", { "l2.interleave_lines" }, "distinct-lines 8..128 addresses, histogram 64..512 bins (n 2^20, hot 0)",
+      rows_interleave, interleave_candidates },
+    { "smem_word", { "smem.same_word_cycles" }, "reduce", rows_smem_word, NULL },
+    { "smem_pass", { "smem.atomic_issue_cycles" }, "histogram-shared", rows_smem_pass, NULL },
+    { "cas", { "l2.merged_lane_cycles" }, "histogram-u8-cas, histogram-u16-cas, cas-append (rows that finish)", rows_cas,
+      NULL },
+};
+
+const cal_stage *cal_stages(size_t *count)
+{
+    *count = sizeof stages / sizeof stages[0];
+    return stages;
+}
