@@ -1,0 +1,70 @@
+# plots.mk - `make plots`: renders PNG and SVG into plots/out/ from the
+# measured datasets (validate/data/*.csv), the shipped studies
+# (configs/studies/*.ini, run here) and the dispatcher's cost tables
+# (`atomsim export`), installing gnuplot-nox first when gnuplot is missing.
+# The expensive steps are files that make keeps while their inputs are
+# unchanged (study CSVs, cost tables; prep_validation.sh keeps its sweep).
+#   plots/out/contention-GPU             time against contention per pattern
+#   plots/out/predicted-vs-measured-GPU  every measured configuration
+#   plots/out/decision-map-CONFIG        the dispatcher's GPU/CPU regions, 10% rule
+#   plots/out/study-*, whatif-l2         the studies; answers.md: their answers
+# PLOT_MAX_EVENTS (default 1e6) bounds the simulator per measured row, so
+# that the whole target stays within a few minutes on two cores; rows above
+# it are skipped and counted (PLOT_MAX_EVENTS=2e9 runs them all, slowly).
+
+PLOTS_OUT := plots/out
+PLOTS_DATA := $(PLOTS_OUT)/data
+PLOTS_STUDIES := $(PLOTS_DATA)/studies
+PLOTS_COSTS := $(PLOTS_DATA)/costs
+PLOT_MAX_EVENTS ?= 1e6
+STUDY_CSV := $(patsubst configs/studies/%.ini,$(PLOTS_STUDIES)/%.csv,$(sort $(wildcard configs/studies/*.ini)))
+PLOT_GPUS := $(patsubst validate/data/%.csv,%,$(sort $(wildcard validate/data/*.csv)))
+# GPU configs: every configs/*.ini but the CPU tiers (cpu-*.ini) and the
+# calibration overlays (NAME.calibrated.ini)
+PLOT_CONFIGS := $(filter-out cpu-% %.calibrated,$(patsubst configs/%.ini,%,$(sort $(wildcard configs/*.ini))))
+PLOT_COSTS := $(PLOT_CONFIGS:%=$(PLOTS_COSTS)/%-costs.csv)
+# sim,model when the model answers, sim alone otherwise (decided when run)
+PLOT_ENGINES = $$($(B)/atomsim run --engine model --pattern counter --n 1024 >/dev/null 2>&1 && echo sim,model || echo sim)
+
+.PHONY: plots plots-gnuplot plots-studies
+plots: plots-gnuplot $(B)/atomsim $(STUDY_CSV) $(PLOT_COSTS)
+	@start=$$(date +%s); set -e; \
+	for g in $(PLOT_GPUS); do \
+	  ATOMSIM=$(B)/atomsim MAX_EVENTS=$(PLOT_MAX_EVENTS) bash plots/prep_validation.sh $$g $(PLOTS_DATA); \
+	  gnuplot -e "gpu='$$g'; datadir='$(PLOTS_DATA)'; out='$(PLOTS_OUT)/contention-$$g'" plots/contention.gp; \
+	  gnuplot -e "gpu='$$g'; datadir='$(PLOTS_DATA)'; out='$(PLOTS_OUT)/predicted-vs-measured-$$g'" plots/predicted_vs_measured.gp; \
+	done; \
+	for c in $(PLOT_CONFIGS); do \
+	  t=$(PLOTS_COSTS)/$$c-costs.csv; d=$(PLOTS_DATA)/decisions-$$c; \
+	  if bash plots/prep_decisions.sh $$t $$d-compaction compaction selectivity && \
+	     bash plots/prep_decisions.sh $$t $$d-histogram histogram bins hot=0; then \
+	    gnuplot -e "out='$(PLOTS_OUT)/decision-map-$$c'; panels=2; title='$$c: where the dispatcher sends each cell (cost table of atomsim export)'; d1='$$d-compaction'; t1='compaction'; d2='$$d-histogram'; t2='histogram (hot = 0)'" plots/decision_map.gp; \
+	  fi; \
+	done; \
+	bash plots/studies.sh $(PLOTS_STUDIES) $(PLOTS_DATA)/series $(PLOTS_OUT) $(PLOTS_COSTS); \
+	bash plots/answers.sh $(PLOTS_STUDIES) $(PLOTS_COSTS) >$(PLOTS_OUT)/answers.md; \
+	echo "plots: $$(ls $(PLOTS_OUT)/*.png | wc -l) PNG (and as many SVG) in $(PLOTS_OUT)/, answers in $(PLOTS_OUT)/answers.md ($$(( $$(date +%s) - start )) s to render)"
+
+# gnuplot-nox when gnuplot is missing (Debian; sudo when not root)
+plots-gnuplot:
+	@command -v gnuplot >/dev/null 2>&1 || { \
+	  echo "installing gnuplot-nox"; SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq gnuplot-nox >/dev/null \
+	    || { echo "error: could not install gnuplot-nox" >&2; exit 1; }; }
+
+plots-studies: $(STUDY_CSV)
+
+# a study's CSV ([outputs] csv = NAME.csv), remade when the study, atomsim or
+# a config the study lists changes; the model joins in when it answers
+.SECONDEXPANSION:
+$(PLOTS_STUDIES)/%.csv: configs/studies/%.ini $(B)/atomsim \
+    $$(shell sed -n 's/^configs *= *//p' configs/studies/$$*.ini | tr ',' ' ')
+	@echo "study $*"
+	@$(B)/atomsim study $< --out-dir $(PLOTS_STUDIES) --engine $(PLOT_ENGINES)
+
+# the dispatcher's cost table of one config; a failing export leaves no file
+# (its decision map is then skipped with a note)
+$(PLOTS_COSTS)/%-costs.csv: configs/%.ini $(B)/atomsim
+	@mkdir -p $(dir $@)
+	@$(B)/atomsim export --config $< --format csv >$@.tmp 2>$@.log && mv $@.tmp $@ \
+	  || { echo "decision map $*: atomsim export failed ($$(head -1 $@.log)); map skipped"; rm -f $@.tmp; }

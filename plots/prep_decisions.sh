@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# prep_decisions.sh - one panel's data for decision_map.gp from the
+# dispatcher's cost table in CSV (`atomsim export --format csv`).
+#
+#   plots/prep_decisions.sh TABLE.csv OUT PATTERN AXIS [COL=VALUE ...]
+#
+# TABLE.csv: '#' lines, one of them "# density_inhibit: F" (the seed rule's
+# threshold; 0.1 when absent), then a header with at least the columns
+#   pattern, n, AXIS (selectivity or bins), gpu_us, cpu_us,
+#   density_fraction, decision (gpu|cpu)
+# (`inhibited` and `reason` are read when present).  Keeps PATTERN's rows
+# that match every COL=VALUE (e.g. hot=0) and writes
+#   OUT.dat       x xlo xhi n nlo nhi faster decided  (one cell each; faster
+#                 and decided: 1 GPU, 0 CPU; x <= 0 left out: log axis)
+#   OUT-rule.dat  the seed rule's boundary: where density_fraction crosses
+#                 density_inhibit along AXIS, as cell edges per n
+#   OUT.gpi       pattern, axis, inhibit and the number of cells of each kind
+# Exits 3 with one line on stderr when TABLE.csv is missing or has no rows
+# for PATTERN (the caller skips the map), 1 when a column is missing.
+set -eu
+[ $# -ge 4 ] || { echo "usage: plots/prep_decisions.sh TABLE.csv OUT PATTERN AXIS [COL=VALUE ...]" >&2; exit 2; }
+table=$1 out=$2 pattern=$3 axis=$4
+shift 4
+if [ ! -s "$table" ]; then
+    echo "decision map: no cost table at $table (atomsim export --config configs/GPU.ini --format csv > $table); map skipped" >&2
+    exit 3
+fi
+awk -F, -v P="$pattern" -v A="$axis" -v F="$*" -v out="$out" -v src="$table" '
+function col(name) {
+    if (!(name in ix)) { printf "prep_decisions: %s has no column \"%s\"\n", src, name > "/dev/stderr"; bad = 1; exit 1 }
+    return ix[name]
+}
+function edges(v, n, lo, hi,   i) {
+    for (i = 1; i <= n; i++) {
+        lo[i] = (i > 1) ? sqrt(v[i - 1] * v[i]) : (n > 1 ? v[1] / sqrt(v[2] / v[1]) : v[1] / 2)
+        hi[i] = (i < n) ? sqrt(v[i] * v[i + 1]) : (n > 1 ? v[n] * sqrt(v[n] / v[n - 1]) : v[n] * 2)
+    }
+}
+function sortu(v, n,   i, j, t) {
+    for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+}
+BEGIN { inhibit = 0.1 }
+/^# *density_inhibit:/ { inhibit = $0; sub(/.*: */, "", inhibit); inhibit += 0; next }
+/^#/ { next }
+!header {
+    header = 1
+    for (i = 1; i <= NF; i++) ix[$i] = i
+    cp = col("pattern"); cn = col("n"); cx = col(A); cg = col("gpu_us"); cc = col("cpu_us")
+    cf = col("density_fraction"); cd = col("decision")
+    nf = split(F, fl, " ")
+    for (i = 1; i <= nf; i++) { eq = index(fl[i], "="); fc[i] = col(substr(fl[i], 1, eq - 1)); fv[i] = substr(fl[i], eq + 1) }
+    next
+}
+$cp != P { next }
+{
+    for (i = 1; i <= nf; i++) if ($(fc[i]) + 0 != fv[i] + 0) next
+    x = $cx + 0; n = $cn + 0
+    if (x <= 0) next
+    if (!(x in xs)) { xs[x] = 1; xv[++nx] = x }
+    if (!(n in ns)) { ns[n] = 1; nv[++nn] = n }
+    faster[x, n] = ($cg + 0 < $cc + 0); decided[x, n] = ($cd == "gpu"); frac[x, n] = $cf + 0; have[x, n] = 1
+}
+END {
+    if (bad) exit 1
+    if (!nx) { printf "decision map: %s has no rows for %s; map skipped\n", src, P > "/dev/stderr"; exit 3 }
+    sortu(xv, nx); sortu(nv, nn); edges(xv, nx, xl, xh); edges(nv, nn, nl, nh)
+    dat = out ".dat"; rule = out "-rule.dat"
+    printf "# %s: %s cells, x = %s\n# x xlo xhi n nlo nhi faster decided\n", src, P, A > dat
+    printf "# the seed rule (density_fraction > %g) boundary along %s\n# x n\n", inhibit, A > rule
+    for (j = 1; j <= nn; j++) {
+        n = nv[j]
+        for (i = 1; i <= nx; i++) {
+            x = xv[i]
+            if (!have[x, n]) continue
+            printf "%.10g %.10g %.10g %.10g %.10g %.10g %d %d\n", x, xl[i], xh[i], n, nl[j], nh[j], faster[x, n], decided[x, n] >> dat
+            cells++; gf += faster[x, n]; override += (faster[x, n] != decided[x, n])
+            if (i > 1 && have[xv[i - 1], n] && ((frac[xv[i - 1], n] > inhibit) != (frac[x, n] > inhibit))) {
+                printf "%.10g %.10g\n%.10g %.10g\n", xl[i], nl[j], xl[i], nh[j] >> rule
+                rp += 2
+            }
+        }
+    }
+    printf "pattern = \"%s\"\naxis = \"%s\"\ninhibit = %g\ncells = %d\ngpu_faster = %d\ncpu_faster = %d\noverridden = %d\nrule_points = %d\n",
+        P, A, inhibit, cells, gf, cells - gf, override, rp > (out ".gpi")
+}' "$table"

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# plots_render.sh - every plot script runs on the stored data and yields
+# PNG and SVG images of the expected size, and every series it draws has
+# data points, checked on its data files:
+#   contention.gp, predicted_vs_measured.gp   validate/data/h100.csv, predicted
+#                                 by the model (when it answers) and the
+#                                 simulator under a small event budget
+#   decision_map.gp               `atomsim export`'s cost table, and a small
+#                                 synthetic table in the documented columns;
+#                                 a missing table is skipped with one line
+#   whatif.gp (plots/studies.sh)  the shipped studies at n = 2^10
+#   answers.sh                    its three sections
+# Needs gnuplot (make plots installs it); skipped with a note without it.
+# ATOMSIM may name the binary.
+set -u
+cd "$(dirname "$0")/.."
+A=${ATOMSIM:-build/atomsim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL $*"; fail=1; }
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "note: gnuplot is not installed (make plots installs it); plot scripts not checked"
+    exit 0
+fi
+
+# image OUT W H: OUT.png is W x H pixels, OUT.svg says so too
+image() {
+    local f=$1 w=$2 h=$3 dims
+    [ -s "$f.png" ] || { bad "$f.png missing"; return; }
+    dims=$(od -An -tu1 -j16 -N8 "$f.png" | awk '{ printf "%d %d", $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8 }')
+    [ "$dims" = "$w $h" ] || bad "$f.png is $dims, want $w $h"
+    [ -s "$f.svg" ] || { bad "$f.svg missing"; return; }
+    grep -q "width=\"$w\" height=\"$h\"" "$f.svg" || bad "$f.svg does not say $w x $h"
+}
+# points FILE COLUMN: numeric values in a whitespace data file's column
+points() { awk -v c="$2" '!/^#/ && NF >= c && $c ~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/ { n++ } END { print n + 0 }' "$1"; }
+# gpi FILE NAME: a variable's value in a gnuplot include
+gpi() { sed -n "s/^$2 = \"\{0,1\}\([^\"]*\)\"\{0,1\}$/\1/p" "$1"; }
+gp() { gnuplot -e "$1" "$2" 2>"$tmp/gp.err" || bad "$2 failed: $(head -2 "$tmp/gp.err")"; [ -s "$tmp/gp.err" ] && bad "$2 wrote on stderr: $(head -2 "$tmp/gp.err")"; }
+
+engines=sim
+if "$A" run --engine model --pattern counter --n 1024 >/dev/null 2>&1; then engines=sim,model; fi
+d=$tmp/data
+mkdir -p "$d"
+
+# ---- contention and predicted-vs-measured, on the stored H100 dataset ----
+ATOMSIM=$A ENGINES=$engines MAX_EVENTS=2e5 bash plots/prep_validation.sh h100 "$d" >/dev/null 2>"$tmp/err" ||
+    bad "prep_validation.sh: $(head -1 "$tmp/err")"
+g=$d/h100-contention.gpi
+i=0
+for p in $(gpi "$g" patterns); do
+    i=$((i + 1))
+    f=$d/h100-contention/$p.dat
+    for s in meas:2 sim:5 model:6; do
+        flag=$(gpi "$g" "has_${s%:*}" | cut -d' ' -f"$i")
+        n=$(points "$f" "${s#*:}")
+        if [ "$flag" = 1 ] && [ "$n" = 0 ]; then bad "contention: $p draws ${s%:*} without points"; fi
+        if [ "$flag" = 0 ] && [ "$n" != 0 ]; then bad "contention: $p has ${s%:*} points it does not draw"; fi
+    done
+done
+[ "$i" = 12 ] || bad "contention: $i panels, want 12"
+[ "$(gpi "$g" has_meas)" = "1 1 1 1 1 1 1 1 1 1 1 1" ] || bad "contention: a pattern without measured points: $(gpi "$g" has_meas)"
+gp "gpu='h100'; datadir='$d'; out='$tmp/contention'" plots/contention.gp
+image "$tmp/contention" 1800 1350
+
+v=$d/h100-pvm.gpi
+for e in sim:12 model:13; do
+    for pi in $(gpi "$v" "${e%:*}_patterns"); do
+        n=$(awk -F, -v p="$pi" -v c="${e#*:}" 'NR > 1 && $14 == p && $c != "NaN" { n++ } END { print n + 0 }' "$d/h100-joined.csv")
+        [ "$n" -gt 0 ] || bad "predicted_vs_measured: ${e%:*} draws pattern $pi without points"
+    done
+done
+[ -n "$(gpi "$v" model_patterns)" ] || [ "$engines" = sim ] || bad "predicted_vs_measured: no model points"
+gp "gpu='h100'; datadir='$d'; out='$tmp/pvm'" plots/predicted_vs_measured.gp
+image "$tmp/pvm" 1800 800
+
+# ---- decision map: a synthetic table in the documented columns, and export's ----
+{
+    echo "# density_inhibit: 0.1"
+    echo "pattern,n,selectivity,bins,gpu_us,cpu_us,density_fraction,decision"
+    for n in 1024 65536 4194304; do
+        for s in 0 0.01 0.1 0.5 1; do
+            awk -v n=$n -v s=$s 'BEGIN { g = 5 + n * s / 1e4; c = 2 + n / 2e4; printf "compaction,%d,%s,256,%g,%g,%s,%s\n", n, s, g, c, s, (g < c && s <= 0.1) ? "gpu" : "cpu" }'
+        done
+        for k in 1 4 16 256; do
+            awk -v n=$n -v k=$k 'BEGIN { g = 5 + n / k / 1e3; c = 2 + n / 2e4; printf "histogram,%d,1,%d,%g,%g,%g,%s\n", n, k, g, c, 1 / k, (g < c && 1 / k <= 0.1) ? "gpu" : "cpu" }'
+        done
+    done
+} >"$tmp/table.csv"
+tables=("$tmp/table.csv")
+if "$A" export --config configs/h100.ini --format csv >"$tmp/export.csv" 2>/dev/null; then tables+=("$tmp/export.csv"); fi
+for t in "${tables[@]}"; do
+    bash plots/prep_decisions.sh "$t" "$d/dm-c" compaction selectivity || bad "prep_decisions compaction on $t"
+    bash plots/prep_decisions.sh "$t" "$d/dm-h" histogram bins hot=0 2>/dev/null ||
+        bash plots/prep_decisions.sh "$t" "$d/dm-h" histogram bins || bad "prep_decisions histogram on $t"
+    for x in c h; do
+        cells=$(gpi "$d/dm-$x.gpi" cells)
+        [ "$cells" -gt 0 ] && [ "$cells" = "$(points "$d/dm-$x.dat" 1)" ] || bad "decision map $x: $cells cells in the gpi, $(points "$d/dm-$x.dat" 1) in the data"
+        gf=$(awk '!/^#/ && $7 == 1 { n++ } END { print n + 0 }' "$d/dm-$x.dat")
+        [ "$gf" = "$(gpi "$d/dm-$x.gpi" gpu_faster)" ] || bad "decision map $x: gpu_faster"
+        rp=$(gpi "$d/dm-$x.gpi" rule_points)
+        [ "$rp" = "$(points "$d/dm-$x-rule.dat" 1)" ] || bad "decision map $x: rule points"
+        [ "$rp" -gt 0 ] || bad "decision map $x: the 10% rule has no points on $t"
+    done
+    gp "out='$tmp/dm'; panels=2; title='test'; d1='$d/dm-c'; d2='$d/dm-h'" plots/decision_map.gp
+    image "$tmp/dm" 1700 700
+done
+rc=0
+bash plots/prep_decisions.sh "$tmp/none.csv" "$d/x" compaction selectivity 2>"$tmp/err" || rc=$?
+[ $rc = 3 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "no cost table" "$tmp/err" || bad "a missing cost table: exit $rc, $(wc -l <"$tmp/err") lines"
+
+# ---- the studies' plots, at n = 2^10 ----
+sd=$tmp/studies
+for s in configs/studies/*.ini; do
+    "$A" study "$s" --n 2^10 --engine "$engines" --out-dir "$sd" 2>"$tmp/err" || bad "$s: $(head -1 "$tmp/err")"
+done
+mkdir -p "$tmp/costs"
+for c in configs/h100.ini; do "$A" export --config "$c" --format csv >"$tmp/costs/h100-costs.csv" 2>/dev/null || rm -f "$tmp/costs/h100-costs.csv"; done
+bash plots/studies.sh "$sd" "$d/series" "$tmp/img" "$tmp/costs" 2>"$tmp/err" || bad "studies.sh: $(head -2 "$tmp/err")"
+[ -s "$tmp/err" ] && bad "studies.sh wrote on stderr: $(head -2 "$tmp/err")"
+image "$tmp/img/study-histogram-bins" 1800 650
+image "$tmp/img/study-compaction-selectivity" 900 650 # one n, one panel
+image "$tmp/img/study-subword-cas" 1800 650
+image "$tmp/img/whatif-l2" 1800 1100
+for f in "$d"/series/*.gpi; do
+    b=${f%.gpi}
+    ns=$(gpi "$f" nseries)
+    [ "$ns" -gt 0 ] || bad "$b: no series"
+    blocks=$(grep -c '^# series ' "$b.dat")
+    [ "$blocks" = "$ns" ] || bad "$b: $blocks blocks, $ns series"
+    k=0
+    for want in $(gpi "$f" points); do
+        k=$((k + 1))
+        got=$(awk -v k="$k" '/^# series / { b++ } b == k && !/^#/ && NF == 2 { n++ } END { print n + 0 }' "$b.dat")
+        [ "$want" -gt 0 ] && [ "$got" = "$want" ] || bad "$b: series $k has $got points (gpi: $want)"
+    done
+done
+bash plots/answers.sh "$sd" "$tmp/costs" >"$tmp/answers.md" || bad "answers.sh exited $?"
+[ "$(grep -c '^## ' "$tmp/answers.md")" = 3 ] || bad "answers.md: $(grep -c '^## ' "$tmp/answers.md") sections"
+grep -q '^| h100 | sim | ' "$tmp/answers.md" || bad "answers.md has no h100 row"
+
+[ $fail = 0 ] && echo "ok   every plot script renders PNG and SVG of the expected size; every drawn series has points"
+exit $fail
