@@ -61,6 +61,7 @@ run: $(B)/atomsim
 bench: $(B)/atomsim
 	@bash bench/sim_bench.sh $(B)/atomsim
 	@ATOMSIM=$(B)/atomsim bash bench/model_bench.sh
+	@ATOMSIM=$(B)/atomsim bash bench/sweep_bench.sh
 
 # Every measured row against the simulator (about 10 minutes on 2 cores).
 validate-full: $(B)/atomsim
