@@ -23,7 +23,7 @@ static void usage(FILE *f)
                "                        [--max-events N] [--only PATTERN[,PATTERN...]] [--worst K]\n"
                "                        [--max-median-ape F] [--max-p90-ape F] [--min-spearman R]\n"
                "                        [--split FILE --rows fit|test|all]\n"
-               "Rows the engine cannot finish within --max-events (default 3e7 per row) are\n"
+               "Rows the engine cannot finish within --max-events (default 2e7 per row) are\n"
                "reported as not run, never guessed.  With thresholds, exits 1 when the overall\n"
                "error passes them.  --split (validate/split.h) with --rows keeps only the fit or\n"
                "the held-out test rows of a calibration split.\n");
@@ -68,7 +68,7 @@ int cmd_validate(int argc, char **argv)
     char err[CFG_ERR_MAX];
     const char *data = NULL, *only = NULL, *split_path = NULL;
     int rows = -1;
-    double max_events = 3e7, max_median = NAN, max_p90 = NAN, min_spearman = NAN;
+    double max_events = 2e7, max_median = NAN, max_p90 = NAN, min_spearman = NAN;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned long long worst = 5;
     int c;
