@@ -23,7 +23,7 @@ VALIDATE_OBJ := $(VALIDATE_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
 LIB_OBJ := $(MODEL_OBJ) $(ENGINE_OBJ) $(VALIDATE_OBJ)
 
-.PHONY: all deps run test bench clean asan validate-full
+.PHONY: all deps run test bench clean asan validate-full calibrate-check
 all: $(B)/atomsim $(B)/vkbench
 
 # Installs the Debian packages the project needs, once per machine.
@@ -67,6 +67,11 @@ bench: $(B)/atomsim
 validate-full: $(B)/atomsim
 	$(B)/atomsim validate --config configs/h100.ini --data validate/data/h100.csv --max-events 2e7
 	$(B)/atomsim validate --config configs/h100.ini --data validate/data/h200.csv --max-events 2e7
+
+# Reruns the calibration on the stored data and checks that it reproduces
+# the committed overlay (configs/h100.calibrated.ini); about 15 minutes.
+calibrate-check: $(B)/atomsim
+	bash tests/long/calibrate_reproduce.sh $(B)/atomsim
 
 clean:
 	rm -rf $(B) plots/out
