@@ -58,6 +58,27 @@ static inline uint64_t pc_count_selected(uint64_t n, uint32_t threshold)
     return count;
 }
 
+/* The counter patterns' check: the word holds the number of selected threads. */
+static inline int pc_check_count(const sim_ctx *c, const uint32_t *word, char *err)
+{
+    uint64_t want = pc_count_selected(c->p->n, c->sel_threshold);
+    if (*word != (uint32_t)want) {
+        snprintf(err, CFG_ERR_MAX, "count is %u, expected %llu", *word, (unsigned long long)want);
+        return -1;
+    }
+    return 0;
+}
+
+/* A one-word atomic target (counters, heads, totals). */
+static inline int pc_setup_one_word(const sim_ctx *c, sim_layout *lay, char *err)
+{
+    (void)c;
+    (void)err;
+    lay->count = 1;
+    lay->buf[0] = (sim_buffer_decl){ 1, 1, 1 };
+    return 0;
+}
+
 /* Checks that out[0..count) holds each selected key exactly once: every
  * slot written once, none beyond, and the multiset of keys matches (an
  * order-independent 64-bit fingerprint; keys are unique since lowbias32 is

@@ -7,11 +7,7 @@ enum { COUNT };
 
 static int setup(const sim_ctx *c, sim_layout *lay, char err[CFG_ERR_MAX])
 {
-    (void)c;
-    (void)err;
-    lay->count = 1;
-    lay->buf[COUNT] = (sim_buffer_decl){ 1, 1, 1 };
-    return 0;
+    return pc_setup_one_word(c, lay, err);
 }
 
 static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
@@ -40,12 +36,7 @@ static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
 
 static int check(const sim_ctx *c, const sim_memview *m, char err[CFG_ERR_MAX])
 {
-    uint64_t want = pc_count_selected(c->p->n, c->sel_threshold);
-    if (m->words[COUNT][0] != (uint32_t)want) {
-        snprintf(err, CFG_ERR_MAX, "count is %u, expected %llu", m->words[COUNT][0], (unsigned long long)want);
-        return -1;
-    }
-    return 0;
+    return pc_check_count(c, m->words[COUNT], err);
 }
 
 const sim_pattern sim_pattern_counter = { PAT_COUNTER, setup, pc_nop_start, step, check };
