@@ -414,6 +414,7 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
         } else {
             op->mask = 0;
             op->instructions = 0;
+            op->last = 0;
             e->pat->step(&e->ctx, wp, op);
         }
         switch (op->kind) {
@@ -500,6 +501,11 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
         default:
             e->st.warp_instructions += 1;
             warp_exit(e, w, t);
+            continue;
+        }
+        if (op->last) { /* the pattern exits right after this op: no event for it */
+            e->st.warp_instructions += 1;
+            warp_exit(e, w, ready);
             continue;
         }
         heap_push(e, ready, (uint32_t)w);

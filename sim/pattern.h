@@ -37,6 +37,7 @@ typedef struct sim_op {
     int buffer;                        /* global buffer id (GATOMIC, GSTORE) */
     int result_used;                   /* the warp waits for the reply */
     int uniform_address;               /* the address is a compile-time constant */
+    int last;                          /* the warp exits right after this op */
     uint64_t mask;                     /* lanes taking part */
     uint32_t index[SIM_MAX_LANES];     /* word index within the buffer / shared array */
     uint32_t operand[SIM_MAX_LANES];   /* value to add/or/store; CAS: new value */

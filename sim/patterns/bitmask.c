@@ -22,6 +22,7 @@ static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
     case 1:
         if (w->active) {
             pc_global(op, SIM_OP_GATOMIC, SIM_ATOMIC_OR, MASK, 0, w->active);
+            op->last = 1;
             FOR_LANES(w->active, l)
             {
                 uint64_t i = w->first_thread + l;

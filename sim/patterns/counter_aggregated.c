@@ -21,6 +21,7 @@ static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
         if (w->active) {
             int leader = __builtin_ctzll(w->active);
             pc_global(op, SIM_OP_GATOMIC, SIM_ATOMIC_ADD, COUNT, 0, 1ull << leader);
+            op->last = 1;
         op->uniform_address = 1;
             op->index[leader] = 0;
             op->operand[leader] = (uint32_t)__builtin_popcountll(w->active);

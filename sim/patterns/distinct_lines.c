@@ -22,6 +22,7 @@ static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
     case 1:
         if (w->valid) {
             pc_global(op, SIM_OP_GATOMIC, SIM_ATOMIC_ADD, WORDS, 0, w->valid);
+            op->last = 1;
             FOR_LANES(w->valid, l)
             {
                 op->index[l] = (uint32_t)((w->first_thread + l) % c->p->addresses);
