@@ -66,7 +66,6 @@ struct mem_sys {
     int req_first[SIM_MAX_LANES], req_last[SIM_MAX_LANES];
     uint64_t req_line[SIM_MAX_LANES];
     int req_ops[SIM_MAX_LANES];
-    uint32_t req_sectors[SIM_MAX_LANES];
     /* counters */
     double atomic_instructions, l2_requests, l2_ops, store_requests, misses;
     double cas_attempts, cas_failures;
@@ -238,7 +237,6 @@ static int coalesce(mem_sys *m, const sim_op *op, int *nops_out)
             m->req_line[r] = line;
             m->req_first[r] = -1;
             m->req_ops[r] = 0;
-            m->req_sectors[r] = 0;
         } else
             r = m->lines.val[s];
         int o = nops++;
@@ -255,7 +253,6 @@ static int coalesce(mem_sys *m, const sim_op *op, int *nops_out)
             m->op_next[m->req_last[r]] = o;
         m->req_last[r] = o;
         m->req_ops[r]++;
-        m->req_sectors[r] |= 1u << m->op_sector[o];
     }
     *nops_out = nops;
     return nreq;
@@ -329,7 +326,17 @@ static double dram_slot(mem_sys *m, double start, double bytes)
 }
 
 /* L2 residency: a miss costs a DRAM round trip and DRAM bandwidth. */
-static double line_ready(mem_sys *m, uint64_t line, double start, uint32_t sectors, int fill)
+/* Bytes request r moves to or from DRAM: its distinct 32-byte sectors.
+ * Computed only when needed (a miss, a store), not per lane. */
+static double req_bytes(const mem_sys *m, int r)
+{
+    uint32_t sectors = 0;
+    for (int o = m->req_first[r]; o >= 0; o = m->op_next[o])
+        sectors |= 1u << m->op_sector[o];
+    return 32.0 * __builtin_popcount(sectors);
+}
+
+static double line_ready(mem_sys *m, uint64_t line, double start, int r, int fill)
 {
     uint64_t *tag = &m->tags[line % m->ntags];
     if (*tag == line + 1)
@@ -338,7 +345,7 @@ static double line_ready(mem_sys *m, uint64_t line, double start, uint32_t secto
     *tag = line + 1;
     if (!fill)
         return start;
-    double bytes = 32.0 * __builtin_popcount(sectors);
+    double bytes = req_bytes(m, r);
     double d = dram_slot(m, start, bytes);
     return d + m->dram_lat;
 }
@@ -410,7 +417,7 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
         double arrival;
         double adm = send_request(m, sm, t, sl, &arrival);
         double start = adm > sl->free ? adm : sl->free;
-        double base = line_ready(m, m->req_line[r], start, m->req_sectors[r], 1);
+        double base = line_ready(m, m->req_line[r], start, r, 1);
         /* The atomic unit works a request sector by sector; a pass updates
          * each distinct word of a sector once, so lanes on one word (not
          * merged) take one pass each.  The request starts once the words it
@@ -473,7 +480,7 @@ double mem_store(mem_sys *m, int sm, double t, const sim_op *op, double *sent)
         double adm = send_request(m, sm, t, sl, &arrival);
         double start = adm > sl->free ? adm : sl->free;
         /* write-back: the line's sectors leave for DRAM at DRAM's pace */
-        double bytes = 32.0 * __builtin_popcount(m->req_sectors[r]);
+        double bytes = req_bytes(m, r);
         double d = dram_slot(m, start, bytes);
         double departure = start + m->store_issue;
         if (d > departure)

@@ -18,33 +18,25 @@ static int setup(const sim_ctx *c, sim_layout *lay, char err[CFG_ERR_MAX])
 static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
 {
     switch (w->pc++) {
-    case 0:
+    case 0: /* every lane computed, masked ones included: plain loops are cheaper */
         if (c->hot_threshold)
-            FOR_LANES(w->valid, l)
-            {
-                w->v[l] = pat_bin(sim_lane_key(w, (int)l), c->p->bins, c->hot_threshold);
-            }
+            for (int l = 0; l < c->lanes; l++)
+                w->v[l] = pat_bin(sim_lane_key(w, l), c->p->bins, c->hot_threshold);
         else if (c->bins_mask)
-            FOR_LANES(w->valid, l)
-            {
-                w->v[l] = (sim_lane_key(w, (int)l) >> 3) & c->bins_mask;
-            }
+            for (int l = 0; l < c->lanes; l++)
+                w->v[l] = (sim_lane_key(w, l) >> 3) & c->bins_mask;
         else
-            FOR_LANES(w->valid, l)
-            {
-                w->v[l] = (sim_lane_key(w, (int)l) >> 3) % c->p->bins;
-            }
+            for (int l = 0; l < c->lanes; l++)
+                w->v[l] = (sim_lane_key(w, l) >> 3) % c->p->bins;
         sim_op_alu(op, pc_instr(c, 1, 0, 1, 1));
         return;
     case 1:
         if (w->valid) {
             pc_global(op, SIM_OP_GATOMIC, SIM_ATOMIC_ADD, BINS, 0, w->valid);
             op->last = 1;
-            FOR_LANES(w->valid, l)
-            {
-                op->index[l] = w->v[l];
+            memcpy(op->index, w->v, (size_t)c->lanes * sizeof op->index[0]);
+            for (int l = 0; l < c->lanes; l++)
                 op->operand[l] = 1;
-            }
             return;
         }
         /* fall through */
