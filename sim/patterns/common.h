@@ -79,6 +79,16 @@ static inline int pc_setup_one_word(const sim_ctx *c, sim_layout *lay, char *err
     return 0;
 }
 
+/* The appending patterns: an atomic head (buffer 0) and n output slots (1). */
+static inline int pc_setup_head_out(const sim_ctx *c, sim_layout *lay, char *err)
+{
+    (void)err;
+    lay->count = 2;
+    lay->buf[0] = (sim_buffer_decl){ 1, 1, 1 };
+    lay->buf[1] = (sim_buffer_decl){ c->p->n, 1, 0 };
+    return 0;
+}
+
 /* Checks that out[0..count) holds each selected key exactly once: every
  * slot written once, none beyond, and the multiset of keys matches (an
  * order-independent 64-bit fingerprint; keys are unique since lowbias32 is

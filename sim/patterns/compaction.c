@@ -7,11 +7,7 @@ enum { HEAD, OUT };
 
 static int setup(const sim_ctx *c, sim_layout *lay, char err[CFG_ERR_MAX])
 {
-    (void)err;
-    lay->count = 2;
-    lay->buf[HEAD] = (sim_buffer_decl){ 1, 1, 1 };
-    lay->buf[OUT] = (sim_buffer_decl){ c->p->n, 1, 0 };
-    return 0;
+    return pc_setup_head_out(c, lay, err);
 }
 
 static void step(const sim_ctx *c, sim_warp *w, sim_op *op)

@@ -7,11 +7,7 @@ enum { TOTAL };
 
 static int setup(const sim_ctx *c, sim_layout *lay, char err[CFG_ERR_MAX])
 {
-    (void)c;
-    (void)err;
-    lay->count = 1;
-    lay->buf[TOTAL] = (sim_buffer_decl){ 1, 1, 1 };
-    return 0;
+    return pc_setup_one_word(c, lay, err);
 }
 
 static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
