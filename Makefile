@@ -60,6 +60,7 @@ run: $(B)/atomsim
 # Speed and memory figures: the simulator (bench/sim_bench.sh) and the model.
 bench: $(B)/atomsim
 	@bash bench/sim_bench.sh $(B)/atomsim
+	@bash bench/sim_limits_bench.sh $(B)/atomsim
 	@ATOMSIM=$(B)/atomsim bash bench/model_bench.sh
 	@ATOMSIM=$(B)/atomsim bash bench/sweep_bench.sh
 

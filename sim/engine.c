@@ -301,34 +301,55 @@ static void launch_wg(sim_engine *e, int slot, double t)
 }
 
 /* Shared-memory access of one warp instruction: lanes on distinct words of
- * one bank conflict; extra lanes on one word serialize unless merged. */
+ * one bank conflict; extra lanes on one word serialize unless merged.
+ * Words are chained per bank, so the cost is linear in lanes for the usual
+ * conflict-free or broadcast accesses (a profile showed the quadratic search
+ * of distinct words taking half the time of shared-memory patterns). */
 static double smem_cycles(const sim_engine *e, const sim_op *op, int atomic)
 {
-    int banks = e->cfg.smem.bank_count;
-    double per_bank[1024];
-    uint32_t seen_word[SIM_MAX_LANES];
-    int seen_count[SIM_MAX_LANES], nseen = 0;
-    double worst = 0;
-    for (int b = 0; b < banks && b < 1024; b++)
-        per_bank[b] = 0;
-    for (uint64_t m = op->mask; m; m &= m - 1) {
-        int lane = __builtin_ctzll(m);
-        uint32_t wd = op->index[lane];
-        int k = 0;
-        while (k < nseen && seen_word[k] != wd)
-            k++;
-        if (k == nseen) {
-            seen_word[nseen] = wd;
-            seen_count[nseen++] = 0;
-        }
-        seen_count[k]++;
-    }
+    int banks = e->cfg.smem.bank_count < SIM_SMEM_BANKS_MAX ? e->cfg.smem.bank_count : SIM_SMEM_BANKS_MAX;
+    int head[SIM_SMEM_BANKS_MAX];
+    int next[SIM_MAX_LANES], count[SIM_MAX_LANES];
+    uint32_t word[SIM_MAX_LANES];
+    int nseen = 0;
     double pass = atomic ? e->cfg.smem.atomic_issue_cycles : 1.0;
-    for (int k = 0; k < nseen; k++) {
-        int b = (int)(seen_word[k] % (uint32_t)banks) % 1024;
-        per_bank[b] += pass + (atomic ? (seen_count[k] - 1) * e->cfg.smem.same_word_cycles : 0);
-        if (per_bank[b] > worst)
-            worst = per_bank[b];
+    double same = atomic ? e->cfg.smem.same_word_cycles : 0.0;
+    if (banks <= 64 && (banks & (banks - 1)) == 0) { /* the common case: every lane in its own bank */
+        uint64_t used = 0;
+        uint64_t m = op->mask;
+        for (; m; m &= m - 1) {
+            uint64_t bit = 1ull << (op->index[__builtin_ctzll(m)] & (uint32_t)(banks - 1));
+            if (used & bit)
+                break;
+            used |= bit;
+        }
+        if (!m)
+            return pass;
+    }
+    for (int b = 0; b < banks; b++)
+        head[b] = -1;
+    for (uint64_t m = op->mask; m; m &= m - 1) {
+        uint32_t wd = op->index[__builtin_ctzll(m)];
+        int b = (int)(wd % (uint32_t)banks);
+        int k = head[b];
+        while (k >= 0 && word[k] != wd)
+            k = next[k];
+        if (k < 0) {
+            k = nseen++;
+            word[k] = wd;
+            count[k] = 0;
+            next[k] = head[b];
+            head[b] = k;
+        }
+        count[k]++;
+    }
+    double worst = 0;
+    for (int b = 0; b < banks; b++) {
+        double cost = 0;
+        for (int k = head[b]; k >= 0; k = next[k])
+            cost += pass + (count[k] - 1) * same;
+        if (cost > worst)
+            worst = cost;
     }
     return worst > 0 ? worst : pass;
 }
@@ -336,15 +357,109 @@ static double smem_cycles(const sim_engine *e, const sim_op *op, int atomic)
 static void smem_apply(sim_engine *e, int slot, sim_warp *w, const sim_op *op)
 {
     uint32_t *sm = &e->smem[(size_t)slot * (size_t)e->smem_words_alloc];
+    uint32_t words = (uint32_t)e->smem_words_alloc;
     for (uint64_t m = op->mask; m; m &= m - 1) {
         int lane = __builtin_ctzll(m);
-        uint32_t idx = op->index[lane] % (uint32_t)e->smem_words_alloc;
+        uint32_t idx = op->index[lane];
+        if (idx >= words) /* patterns stay in range; the wrap only guards memory */
+            idx %= words;
+        if (op->kind == SIM_OP_SSTORE) { /* no read: stores return nothing */
+            sm[idx] = op->operand[lane];
+            continue;
+        }
         w->ret[lane] = sm[idx];
         if (op->kind == SIM_OP_SATOMIC)
             sm[idx] += op->operand[lane];
-        else if (op->kind == SIM_OP_SSTORE)
-            sm[idx] = op->operand[lane];
     }
+}
+
+/* Lanes of a repeated shared op still below its index limit after moving
+ * every index on by the op's stride. */
+static uint64_t smem_advance(sim_op *op)
+{
+    uint64_t mask = 0;
+    for (uint64_t m = op->mask; m; m &= m - 1) {
+        int lane = __builtin_ctzll(m);
+        op->index[lane] += op->repeat_stride;
+        if (op->index[lane] < op->index_limit)
+            mask |= 1ull << lane;
+    }
+    return mask;
+}
+
+static int any_nonzero(const sim_warp *w, uint64_t mask)
+{
+    for (; mask; mask &= mask - 1)
+        if (w->ret[__builtin_ctzll(mask)])
+            return 1;
+    return 0;
+}
+
+/* A warp's shared-memory op, or a loop of them (op->repeat).  One op
+ * issues its ALU instructions and itself on the warp's scheduler, then
+ * waits for the SM's shared-memory unit.  A loop runs functionally first;
+ * its instances then take the scheduler and the unit back to back from now
+ * (the resources are single free-times that later events must find in time
+ * order), while the warp itself is held for the loop's dependent chain:
+ * each instance issues when the previous one lets the warp go on. */
+static double smem_issue(sim_engine *e, int w, double t, sim_op *op)
+{
+    const cfg_config *c = &e->cfg;
+    int sm = e->warp_sm[w];
+    sim_warp *wp = &e->warps[w];
+    double *sched = &e->sched_free[e->warp_sched[w]];
+    int atomic = op->kind == SIM_OP_SATOMIC;
+    int waits = op->kind == SIM_OP_SLOAD || op->result_used;
+    double lat = atomic ? c->smem.atomic_latency_cycles : c->smem.access_latency_cycles;
+    double pre = op->instructions;
+    uint32_t reps = op->repeat > 1 ? op->repeat : 1;
+    /* a stride that is a multiple of the bank count keeps every lane in its
+     * bank, so an instance with the same lanes costs what the last one did */
+    int same_banks = op->repeat_stride % (uint32_t)c->smem.bank_count == 0;
+    uint64_t cyc_mask = 0;
+    double cyc = 0, cyc_first = 0, cyc_sum = 0, chain = 0;
+    uint32_t k = 0;
+    while (k < reps) {
+        if (k > 0) {
+            op->mask = smem_advance(op);
+            if (!op->mask)
+                break;
+        }
+        if (k == 0 || !same_banks || op->mask != cyc_mask) {
+            cyc = smem_cycles(e, op, atomic);
+            cyc_mask = op->mask;
+        }
+        if (k == 0)
+            cyc_first = cyc;
+        else /* the instance after the previous one lets the warp go */
+            chain += pre + cyc + (waits ? lat : 0);
+        cyc_sum += cyc;
+        if (atomic) {
+            e->st.smem_atomic_instructions++;
+            e->st.smem_conflict_cycles += cyc - c->smem.atomic_issue_cycles;
+        }
+        smem_apply(e, e->warp_slot[w], wp, op);
+        k++;
+        if (op->until_nonzero && any_nonzero(wp, op->mask))
+            break;
+    }
+    wp->burst_done = k;
+    /* `instructions` ALU instructions issue just before a shared op (loop
+     * counters, addresses): one event instead of two, and the SM-local unit
+     * makes the small reordering harmless */
+    double st = t > *sched ? t : *sched;
+    *sched = st + k * (1 + pre);
+    st += pre;
+    e->st.warp_instructions += k * (1 + pre);
+    double ss = st > e->smem_free[sm] ? st : e->smem_free[sm];
+    e->smem_free[sm] = ss + cyc_sum;
+    e->st.stall_smem_cycles += ss - st;
+    e->st.stall_issue_cycles += st - t;
+    double last = ss + cyc_first + chain; /* the last instance leaves the unit */
+    double complete = last + lat;
+    if (complete > e->warp_mem_done[w])
+        e->warp_mem_done[w] = complete;
+    return waits ? complete : last;
 }
 
 static void warp_exit(sim_engine *e, int w, double t)
@@ -400,7 +515,6 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
             return 1;
         }
         int w = (int)(uint32_t)ev.order;
-        int slot = e->warp_slot[w];
         int sm = e->warp_sm[w];
         sim_warp *wp = &e->warps[w];
         double t = ev.t;
@@ -415,6 +529,8 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
             op->mask = 0;
             op->instructions = 0;
             op->last = 0;
+            op->repeat = 0;
+            op->until_nonzero = 0;
             e->pat->step(&e->ctx, wp, op);
         }
         switch (op->kind) {
@@ -466,33 +582,9 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
             break;
         case SIM_OP_SATOMIC:
         case SIM_OP_SLOAD:
-        case SIM_OP_SSTORE: {
-            int atomic = op->kind == SIM_OP_SATOMIC;
-            double cyc = smem_cycles(e, op, atomic);
-            /* `instructions` ALU instructions issue just before a shared op
-             * (loop counters, addresses): one event instead of two, and the
-             * SM-local unit makes the small reordering harmless */
-            double pre = op->instructions;
-            st = t > *sched ? t : *sched;
-            *sched = st + 1 + pre;
-            st += pre;
-            e->st.warp_instructions += 1 + pre;
-            double ss = st > e->smem_free[sm] ? st : e->smem_free[sm];
-            e->smem_free[sm] = ss + cyc;
-            e->st.stall_smem_cycles += ss - st;
-            e->st.stall_issue_cycles += st - t;
-            if (atomic) {
-                e->st.smem_atomic_instructions++;
-                e->st.smem_conflict_cycles += cyc - c->smem.atomic_issue_cycles;
-            }
-            smem_apply(e, slot, wp, op);
-            double lat = atomic ? c->smem.atomic_latency_cycles : c->smem.access_latency_cycles;
-            double complete = ss + cyc + lat;
-            if (complete > e->warp_mem_done[w])
-                e->warp_mem_done[w] = complete;
-            ready = op->kind == SIM_OP_SLOAD || op->result_used ? complete : ss + cyc;
+        case SIM_OP_SSTORE:
+            ready = smem_issue(e, w, t, op);
             break;
-        }
         case SIM_OP_BARRIER:
             e->st.warp_instructions += 1;
             barrier_arrive(e, w, t);

@@ -15,6 +15,7 @@
 #include "../model/params.h"
 
 #define SIM_MAX_LANES 64
+#define SIM_SMEM_BANKS_MAX 1024 /* the option table's bound on smem.bank_count */
 #define SIM_MAX_BUFFERS 4
 
 enum sim_op_kind {
@@ -38,6 +39,14 @@ typedef struct sim_op {
     int result_used;                   /* the warp waits for the reply */
     int uniform_address;               /* the address is a compile-time constant */
     int last;                          /* the warp exits right after this op */
+    /* Shared ops only: a loop of `repeat` instances (0 or 1: one) issued
+     * back to back by this warp, instance k on index[l] + k * repeat_stride,
+     * lanes at or past index_limit dropped.  SLOAD with until_nonzero stops
+     * after the first instance that loads a non-zero word.  The engine
+     * reports the instances run in w->burst_done and leaves the last
+     * instance's words in w->ret.  One event for a whole loop. */
+    uint32_t repeat, repeat_stride, index_limit;
+    int until_nonzero;
     uint64_t mask;                     /* lanes taking part */
     uint32_t index[SIM_MAX_LANES];     /* word index within the buffer / shared array */
     uint32_t operand[SIM_MAX_LANES];   /* value to add/or/store; CAS: new value */
@@ -56,6 +65,7 @@ typedef struct sim_warp {
     uint32_t v[SIM_MAX_LANES];         /* pattern scratch, e.g. keys */
     uint32_t u[SIM_MAX_LANES];         /* pattern scratch, e.g. bins or old values */
     uint32_t ret[SIM_MAX_LANES];       /* results of the last memory op */
+    uint32_t burst_done;               /* instances the last repeated shared op ran */
 } sim_warp;
 
 /* What a pattern may read while stepping. */

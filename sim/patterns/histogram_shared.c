@@ -1,13 +1,16 @@
 /* histogram_shared.c - `histogram-shared`: privatized bins in shared
  * memory.  Zero them in a workgroup-strided loop, barrier, one shared atomic
  * per thread, barrier, then flush each non-zero bin with one global atomic.
- * Global traffic scales with workgroups x bins, not with n. */
+ * Global traffic scales with workgroups x bins, not with n.  The zero loop
+ * is one repeated store and the flush scans with a repeated load that stops
+ * at the first chunk holding a non-zero bin, so a warp costs a few events
+ * however many bins it owns. */
 #include "common.h"
 
 #include <stdlib.h>
 
 enum { BINS };
-enum { ZERO_ALU, ZERO_STORE, BAR1, KEY, LOCAL_ADD, BAR2, FLUSH_LOAD, FLUSH_ADD, DONE };
+enum { ZERO_STORE, BAR1, KEY, LOCAL_ADD, BAR2, FLUSH_LOAD, FLUSH_ADD, DONE };
 
 int sim_histogram_reference(const sim_ctx *c, uint32_t hot_threshold, uint32_t **out, char err[CFG_ERR_MAX]);
 
@@ -34,27 +37,38 @@ static uint64_t strided_mask(const sim_ctx *c, const sim_warp *w, sim_op *op)
     return mask;
 }
 
+/* Iterations of the strided loop over the bins that this warp runs. */
+static uint32_t chunks(const sim_ctx *c, const sim_warp *w)
+{
+    uint32_t first = w->warp_in_wg * (uint32_t)c->lanes;
+    uint32_t wg = (uint32_t)c->p->wg;
+    return first < c->p->bins ? (c->p->bins - first + wg - 1) / wg : 0;
+}
+
+/* The loop's remaining iterations as one repeated shared op. */
+static void strided_loop(const sim_ctx *c, sim_warp *w, sim_op *op, enum sim_op_kind kind, int instructions)
+{
+    op->kind = kind;
+    op->instructions = instructions;
+    op->mask = strided_mask(c, w, op);
+    op->repeat = chunks(c, w) - w->iter;
+    op->repeat_stride = (uint32_t)c->p->wg;
+    op->index_limit = c->p->bins;
+}
+
 static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
 {
     for (;;) {
         switch (w->pc) {
-        case ZERO_ALU:
-            if (w->warp_in_wg * (uint32_t)c->lanes + w->iter * (uint32_t)c->p->wg >= c->p->bins) {
-                w->pc = BAR1;
-                continue;
-            }
-            w->pc = ZERO_STORE;
-            continue;
         case ZERO_STORE:
-            op->kind = SIM_OP_SSTORE;
-            op->instructions = 2; /* loop counter and compare */
-            op->mask = strided_mask(c, w, op);
+            w->pc = BAR1;
+            if (!chunks(c, w))
+                continue;
+            strided_loop(c, w, op, SIM_OP_SSTORE, 2); /* loop counter and compare */
             FOR_LANES(op->mask, l)
             {
                 op->operand[l] = 0;
             }
-            w->iter++;
-            w->pc = ZERO_ALU;
             return;
         case BAR1:
             w->pc = KEY;
@@ -87,24 +101,23 @@ static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
             op->kind = SIM_OP_BARRIER;
             return;
         case FLUSH_LOAD:
-            if (w->warp_in_wg * (uint32_t)c->lanes + w->iter * (uint32_t)c->p->wg >= c->p->bins) {
+            if (w->iter >= chunks(c, w)) {
                 w->pc = DONE;
                 continue;
             }
-            op->kind = SIM_OP_SLOAD;
-            op->instructions = 2 + c->cfg->core.address_instructions; /* loop, test, address */
-            op->mask = strided_mask(c, w, op);
-            w->active = op->mask;
+            strided_loop(c, w, op, SIM_OP_SLOAD, 2 + c->cfg->core.address_instructions); /* loop, test, address */
+            op->until_nonzero = 1;
             w->pc = FLUSH_ADD;
             return;
         case FLUSH_ADD: {
+            /* w->ret holds the words of the scan's last chunk */
             uint64_t nz = 0;
-            uint32_t base = w->warp_in_wg * (uint32_t)c->lanes + w->iter * (uint32_t)c->p->wg;
-            FOR_LANES(w->active, l)
+            w->iter += w->burst_done - 1;
+            uint64_t mask = strided_mask(c, w, op);
+            FOR_LANES(mask, l)
             {
                 if (w->ret[l]) {
                     nz |= 1ull << l;
-                    op->index[l] = base + (uint32_t)l;
                     op->operand[l] = w->ret[l];
                 }
             }
