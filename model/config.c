@@ -126,7 +126,14 @@ struct load_ctx {
     FILE *f;
     int line;       /* the line libinih is reading, counted by our reader */
     int err_line;   /* the line our handler's message is about */
+    const char *skip; /* an include of this file is left out (or NULL) */
 };
+
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
 
 /* Reader for ini_parse_stream that counts lines, so that the message we
  * keep is the one about the line libinih reports as the first error. */
@@ -161,7 +168,9 @@ static int on_entry(void *user, const char *section, const char *key, const char
             snprintf(inc, sizeof inc, "%.*s/%s", (int)(slash - ctx->path), ctx->path, value);
         else
             snprintf(inc, sizeof inc, "%s", value);
-        struct load_ctx sub = { ctx->cfg, inc, ctx->err, ctx->depth + 1, 0, NULL, 0, 0 };
+        if (ctx->skip && same_file(inc, ctx->skip))
+            return 1;
+        struct load_ctx sub = { ctx->cfg, inc, ctx->err, ctx->depth + 1, 0, NULL, 0, 0, ctx->skip };
         if (sub.depth > 4) {
             snprintf(ctx->err, CFG_ERR_MAX, "%s: includes nested too deeply", inc);
             ctx->failed = 1;
@@ -220,7 +229,12 @@ static int load_file(struct load_ctx *ctx, const char *path)
 
 int cfg_load(cfg_config *cfg, const char *path, char err[CFG_ERR_MAX])
 {
-    struct load_ctx ctx = { cfg, path, err, 0, 0, NULL, 0, 0 };
+    return cfg_load_except(cfg, path, NULL, err);
+}
+
+int cfg_load_except(cfg_config *cfg, const char *path, const char *skip, char err[CFG_ERR_MAX])
+{
+    struct load_ctx ctx = { cfg, path, err, 0, 0, NULL, 0, 0, skip };
     if (load_file(&ctx, path))
         return -1;
     snprintf(cfg->path, sizeof cfg->path, "%s", path);

@@ -58,6 +58,7 @@ typedef struct cfg_coalesce {
     int compiler_aggregation;         /* 1: atomics on a compile-time uniform address become one lane */
     int merge_cas;                    /* 1: same-address CAS lanes of one instruction resolve as one op */
     double lsu_cycles_per_request;    /* SM memory port: cycles to send one line request */
+    double lsu_return_cycles_per_request; /* extra, when the atomic returns its old value */
 } cfg_coalesce;
 
 typedef struct cfg_xbar {
@@ -71,6 +72,7 @@ typedef struct cfg_l2 {
     double same_address_cycles;       /* RMW dependency: next op on one address waits this long */
     double merged_lane_cycles;        /* extra dependency per additional lane merged into one op */
     int interleave_lines;             /* consecutive lines that map to one slice */
+    int hash_ignore_mask;             /* line-index bits the slice hash ignores */
     double atomic_latency_cycles;     /* op start to its result leaving the slice */
     double store_issue_cycles;        /* cycles per line store */
     int queue_depth_requests;         /* per slice; full queues stall the SM that feeds them */
@@ -98,6 +100,7 @@ typedef struct cfg_sim {
 typedef struct cfg_model {
     double seed_l2_base_latency_cycles;  /* seed 000: uncontended global atomic round trip */
     double seed_dram_latency_cycles;     /* seed 001: one RMW = 2 x this on one DRAM location */
+    double cas_merged_lane_cycles;       /* the race's merged-lane cost; 0: l2.merged_lane_cycles */
 } cfg_model;
 
 typedef struct cfg_dispatch {
@@ -149,6 +152,9 @@ void cfg_defaults(cfg_config *cfg);
  * or out-of-range values fail with `err` naming file, line, key and value.
  * Returns 0 on success. */
 int cfg_load(cfg_config *cfg, const char *path, char err[CFG_ERR_MAX]);
+/* The same, leaving out any `include` of the file `skip` (a calibration
+ * starts from the hand-written values, not from the overlay it rewrites). */
+int cfg_load_except(cfg_config *cfg, const char *path, const char *skip, char err[CFG_ERR_MAX]);
 
 /* Apply one `section.key=value` override; same checks as the file. */
 int cfg_override(cfg_config *cfg, const char *assignment, char err[CFG_ERR_MAX]);

@@ -137,6 +137,8 @@ void mdl_warp_bitmask(const cfg_config *c, double n, double selectivity, mdl_war
 /* Same-address chain on the hot word: `requests` requests of `passes`
  * passes each, with `merged_lanes` extra merged lanes per request. */
 double mdl_same_address_chain_cycles(const cfg_config *c, double requests, double passes, double merged_lanes);
+/* The same with lane_cycles per extra merged lane in place of the config's. */
+double mdl_chain_cycles_at(const cfg_config *c, double requests, double passes, double merged_lanes, double lane_cycles);
 
 /* ---- throughput bounds (formulas_mem.c) --------------------------------- */
 
@@ -148,6 +150,8 @@ double mdl_max_load(double balls, double bins);
  * spread by the slice hash, in chunks of l2.interleave_lines: consecutive
  * chunks land on distinct slices. */
 double mdl_busiest_slice_lines(const cfg_config *c, double lines);
+/* Lines of a run of consecutive lines that share one slice. */
+double mdl_slice_chunk_lines(const cfg_config *c, double lines);
 
 /* The busiest slice's atomic unit: `passes` spread evenly over `lines`
  * lines (at least `hot_share` of them on one line), atomic_issue_cycles

@@ -11,6 +11,8 @@ double mdl_cas_attempts(double n, double cap)
         return 0;
     if (cap <= 0 || cap >= n)
         return n * (n + 1) / 2;
+    if (cap < 1) /* fewer than one contender at a time is one at a time: n attempts */
+        cap = 1;
     return cap * (n - cap) + cap * (cap + 1) / 2;
 }
 
@@ -36,6 +38,8 @@ void mdl_cas_race_of(const cfg_config *c, double n, double cap, double m, double
         m = 1;
     if (cap <= 0 || cap > n)
         cap = n;
+    if (cap < 1 && n >= 1)
+        cap = 1;
     r->rtt_cycles = mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions);
     r->attempts = mdl_cas_attempts(n, cap);
     r->ops = c->coalesce.merge_cas ? r->attempts / m : r->attempts;

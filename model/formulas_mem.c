@@ -193,8 +193,13 @@ void mdl_warp_bitmask(const cfg_config *c, double n, double s, mdl_warp_op *w)
 
 double mdl_same_address_chain_cycles(const cfg_config *c, double requests, double passes, double merged_lanes)
 {
+    return mdl_chain_cycles_at(c, requests, passes, merged_lanes, c->l2.merged_lane_cycles);
+}
+
+double mdl_chain_cycles_at(const cfg_config *c, double requests, double passes, double merged_lanes, double lane_cycles)
+{
     double per = (passes > 1 ? passes - 1 : 0) * c->l2.atomic_issue_cycles + c->l2.same_address_cycles +
-                 (merged_lanes > 0 ? merged_lanes : 0) * c->l2.merged_lane_cycles;
+                 (merged_lanes > 0 ? merged_lanes : 0) * lane_cycles;
     double floor_ = passes * c->l2.atomic_issue_cycles; /* the passes themselves, when the chain is shorter */
     return requests * (per > floor_ ? per : floor_);
 }
@@ -228,17 +233,28 @@ double mdl_max_load(double balls, double bins)
     return e < balls ? e : balls;
 }
 
-/* Consecutive chunks of l2.interleave_lines lines go to distinct slices
- * (the slice hash permutes consecutive chunk numbers, in the simulator and,
- * by the distinct-lines data, on the H100), so the busiest slice holds
- * ceil(chunks / slices) chunks. */
+/* Lines of a run of `lines` consecutive lines that share one slice: a
+ * chunk of l2.interleave_lines, doubled by each line-index bit that the
+ * slice hash ignores (l2.hash_ignore_mask) and that the run spans. */
+double mdl_slice_chunk_lines(const cfg_config *c, double lines)
+{
+    double il = c->l2.interleave_lines, chunks = ceil(lines / il), chunk = il;
+    for (int b = 0; b < 31; b++)
+        if ((c->l2.hash_ignore_mask >> b & 1) && (double)(1u << b) < chunks)
+            chunk *= 2;
+    return chunk;
+}
+
+/* The chunks go to distinct slices (the slice hash permutes consecutive
+ * chunk numbers, in the simulator and, by the distinct-lines data, on the
+ * H100), so the busiest slice holds ceil(chunks / slices) chunks. */
 double mdl_busiest_slice_lines(const cfg_config *c, double lines)
 {
     if (lines <= 0)
         return 0;
-    double il = c->l2.interleave_lines;
-    double chunks = ceil(lines / il);
-    double busiest = ceil(chunks / c->l2.slice_count) * il;
+    double chunk = mdl_slice_chunk_lines(c, lines);
+    double chunks = ceil(lines / chunk);
+    double busiest = ceil(chunks / c->l2.slice_count) * chunk;
     return busiest < lines ? busiest : lines;
 }
 

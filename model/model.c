@@ -22,6 +22,7 @@ typedef struct body {
     double warp_instr;                /* every warp instruction */
     double lifetime;                  /* one workgroup, first issue to exit */
     double atomic_instr, requests, ops, lanes;
+    double ret_requests;              /* of atomics whose old value is used */
     double addr_cycles;               /* the hottest word's dependency chain */
     double slice_passes;              /* atomic-unit passes on the busiest slice */
     double stores;                    /* store line requests */
@@ -42,12 +43,12 @@ static double p_any(double p, double n)
 }
 
 /* Share of a kernel's passes that the busiest slice works: the hot line's
- * chunk of l2.interleave_lines lines, or the busiest chunk of the spread. */
+ * chunk of lines sharing its slice, or the busiest chunk of the spread. */
 static double busiest_share(const cfg_config *c, double lines, double hot_share)
 {
     if (lines <= 1)
         return 1;
-    double il = c->l2.interleave_lines, in_chunk = il < lines ? il : lines;
+    double il = mdl_slice_chunk_lines(c, lines), in_chunk = il < lines ? il : lines;
     double hot_chunk = hot_share + (in_chunk - 1) * (1 - hot_share) / (lines - 1);
     double spread = mdl_busiest_slice_lines(c, lines) / lines;
     return hot_chunk > spread ? hot_chunk : spread;
@@ -112,7 +113,9 @@ static void pat_compaction(const cfg_config *c, const pat_params *p, body *b)
     mdl_warp_op w;
     mdl_warp_aggregation(c, p->selectivity, 1, &w);
     double alu = instr(c, 1, 1, 0, 0);
+    double r0 = b->requests;
     add_warp_op(c, b, &w, b->warps);
+    b->ret_requests += b->requests - r0;
     b->warp_instr += b->warps * (alu + 1) + b->warps * w.p_issue * (1 + instr(c, 0, 0, 0, 1) + 1);
     b->lifetime = mdl_alu_chain_cycles(c, alu + instr(c, 0, 0, 0, 1)) + mdl_global_atomic_latency_cycles(c) + 2 +
                   c->core.exit_cycles;
@@ -208,12 +211,23 @@ static double cas_cap(const mdl_occupancy *o, double wg, double contenders_per_t
     return cap < n ? cap : n;
 }
 
+/* The merged-lane cost of a CAS request in the model's race.  The race
+ * charges every queued attempt in full, where the simulator's merged
+ * requests overlap, so the model keeps its own value where one was
+ * measured (model.cas_merged_lane_cycles). */
+static double cas_lane_cycles(const cfg_config *c)
+{
+    return c->model.cas_merged_lane_cycles > 0 ? c->model.cas_merged_lane_cycles : c->l2.merged_lane_cycles;
+}
+
 static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, const mdl_occupancy *o)
 {
     double s = p->selectivity, contenders = (double)p->n * s;
     mdl_warp_op read;
     mdl_warp_aggregation(c, s, 1, &read); /* atomicAdd(&head, 0): the compiler's one op per warp */
+    double r0 = b->requests;
     add_warp_op(c, b, &read, b->warps);
+    b->ret_requests += b->requests - r0;
     simple_kernel(c, b, instr(c, 1, 1, 0, 0), read.p_issue, 1);
     if (contenders <= 0)
         return;
@@ -222,11 +236,12 @@ static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, co
     mdl_warp_aggregation(c, s, 0, &cas);
     double m = cas.lanes; /* contending lanes a warp brings */
     double req_passes = c->coalesce.merge_cas ? 1 : m;
-    double per_request = mdl_same_address_chain_cycles(c, 1, req_passes, c->coalesce.merge_cas ? m - 1 : 0);
+    double per_request = mdl_chain_cycles_at(c, 1, req_passes, c->coalesce.merge_cas ? m - 1 : 0, cas_lane_cycles(c));
     mdl_cas_race_of(c, contenders, cas_cap(o, p->wg, s, contenders), m, per_request / m, &race);
     double cas_instr = race.attempts / m;
     b->atomic_instr += cas_instr;
     b->requests += cas_instr;
+    b->ret_requests += cas_instr;
     b->ops += race.ops;
     b->lanes += race.attempts;
     b->slice_passes += cas_instr * req_passes;
@@ -250,7 +265,9 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     mdl_warp_op read;
     mdl_subword_of(c, (double)p->n, p->bins, bits, &sw);
     mdl_warp_histogram(c, sw.words, 0, 0, &read);
+    double r0 = b->requests;
     add_warp_op(c, b, &read, b->warps);
+    b->ret_requests += b->requests - r0;
     b->warp_instr += b->warps * (instr(c, 1, 0, 1, 1) + 2 + 1 + 1);
     b->lifetime = mdl_alu_chain_cycles(c, instr(c, 1, 0, 1, 1) + 2) + mdl_global_atomic_latency_cycles(c) + 1 +
                   c->core.exit_cycles;
@@ -267,7 +284,7 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
      * with half the contenders each take 0.54x one word's time, where
      * independent races would take 0.25x) */
     double words_hit = mdl_distinct(line_words, lanes_line);
-    double per_request = mdl_same_address_chain_cycles(c, 1, req_passes, merged ? lanes_line - words_hit : 0);
+    double per_request = mdl_chain_cycles_at(c, 1, req_passes, merged ? lanes_line - words_hit : 0, cas_lane_cycles(c));
     double resident = fmin((double)p->n, o->resident_wgs * p->wg);
     double cap = fmin(sw.per_word, resident / sw.words);
     mdl_cas_race race;
@@ -276,6 +293,7 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     double cas_instr = attempts / L, requests = cas_instr * lines_hit;
     b->atomic_instr += cas_instr;
     b->requests += requests;
+    b->ret_requests += requests;
     b->ops += race.ops * sw.words;
     b->lanes += attempts;
     b->slice_passes += requests * req_passes * busiest_share(c, sw.lines, 1 / sw.lines);
@@ -358,7 +376,8 @@ int mdl_predict_terms(const cfg_config *c, const pat_params *p, atom_stats *st, 
     tt.cycles[MDL_T_DISPATCH] = mdl_dispatch_cycles(c, b.workgroups);
     tt.cycles[MDL_T_ISSUE] = mdl_issue_cycles(c, b.warp_instr);
     tt.cycles[MDL_T_SLOTS] = mdl_slot_cycles(c, &o, b.lifetime);
-    tt.cycles[MDL_T_LSU] = mdl_lsu_cycles(c, b.requests + b.stores);
+    tt.cycles[MDL_T_LSU] = mdl_lsu_cycles(c, b.requests + b.stores) +
+                           b.ret_requests * c->coalesce.lsu_return_cycles_per_request / c->gpu.sm_count;
     tt.cycles[MDL_T_SLICE] = b.slice_passes * c->l2.atomic_issue_cycles + mdl_l2_store_cycles(c, b.stores);
     tt.cycles[MDL_T_ADDRESS] = b.addr_cycles;
     tt.cycles[MDL_T_DRAM] = mdl_dram_cycles(c, b.dram_bytes);

@@ -46,6 +46,7 @@ static const cfg_option options[] = {
     { "coalesce", "compiler_aggregation", CFG_BOOL, OFF(coalesce.compiler_aggregation), 0, 1, "1", "", 1, NULL, "an add on a compile-time uniform address is aggregated in the warp (one lane sends the sum)" },
     { "coalesce", "merge_cas", CFG_BOOL, OFF(coalesce.merge_cas), 0, 1, "0", "", 1, NULL, "same-address CAS lanes of one instruction resolve as one L2 op" },
     { "coalesce", "lsu_cycles_per_request", CFG_DOUBLE, OFF(coalesce.lsu_cycles_per_request), 0, 1e4, "1", "cycles", 1, NULL, "SM memory port: cycles per line request sent" },
+    { "coalesce", "lsu_return_cycles_per_request", CFG_DOUBLE, OFF(coalesce.lsu_return_cycles_per_request), 0, 1e4, "0", "cycles", 1, NULL, "SM memory port: extra cycles per line request of an atomic whose result the warp uses" },
 
     { "xbar", "latency_cycles", CFG_DOUBLE, OFF(xbar.latency_cycles), 0, 1e5, "200", "cycles", 1, NULL, "one way, SM to L2 slice" },
 
@@ -55,6 +56,7 @@ static const cfg_option options[] = {
     { "l2", "same_address_cycles", CFG_DOUBLE, OFF(l2.same_address_cycles), 0, 1e5, "2", "cycles", 1, NULL, "read-modify-write dependency between ops on one address" },
     { "l2", "merged_lane_cycles", CFG_DOUBLE, OFF(l2.merged_lane_cycles), 0, 1e4, "0", "cycles", 1, NULL, "extra same-address dependency per additional lane of a merged CAS or per-address merge (a whole-warp uniform merge pays none)" },
     { "l2", "interleave_lines", CFG_INT, OFF(l2.interleave_lines), 1, 1 << 16, "1", "lines", 1, NULL, "consecutive lines that map to one slice before hashing" },
+    { "l2", "hash_ignore_mask", CFG_INT, OFF(l2.hash_ignore_mask), 0, 65535, "0", "", 1, NULL, "line-index bits the slice hash ignores (4: lines l and l^4 share a slice)" },
     { "l2", "atomic_latency_cycles", CFG_DOUBLE, OFF(l2.atomic_latency_cycles), 0, 1e5, "60", "cycles", 1, NULL, "op start to its reply leaving the slice" },
     { "l2", "store_issue_cycles", CFG_DOUBLE, OFF(l2.store_issue_cycles), 0, 1e4, "1", "cycles", 1, NULL, "slice cycles per line store" },
     { "l2", "queue_depth_requests", CFG_INT, OFF(l2.queue_depth_requests), 1, 1 << 20, "64", "requests", 1, NULL, "requests a slice queues before it stalls senders" },
@@ -74,6 +76,7 @@ static const cfg_option options[] = {
 
     { "model", "seed_l2_base_latency_cycles", CFG_DOUBLE, OFF(model.seed_l2_base_latency_cycles), 0, 1e6, "200", "cycles", 0, NULL, "seed 000: uncontended global atomic round trip" },
     { "model", "seed_dram_latency_cycles", CFG_DOUBLE, OFF(model.seed_dram_latency_cycles), 0, 1e6, "200", "cycles", 0, NULL, "seed 001: DRAM access latency (one RMW = 2x)" },
+    { "model", "cas_merged_lane_cycles", CFG_DOUBLE, OFF(model.cas_merged_lane_cycles), 0, 1e4, "0", "cycles", 0, NULL, "the model's l2.merged_lane_cycles for CAS races (0: use l2.merged_lane_cycles)" },
 
     { "dispatch", "density_penalty_start", CFG_DOUBLE, OFF(dispatch.density_penalty_start), 0, 1, "0.05", "fraction", 0, NULL, "contention density (of thread capacity) where the penalty starts" },
     { "dispatch", "density_inhibit", CFG_DOUBLE, OFF(dispatch.density_inhibit), 0, 1, "0.10", "fraction", 0, NULL, "density above which the GPU is inhibited (-inf)" },

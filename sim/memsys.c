@@ -45,8 +45,9 @@ typedef struct buffer {
 struct mem_sys {
     const cfg_config *cfg;
     int nslices, qdepth, line_shift, line_bytes;
-    double xbar, lsu, issue, same_addr, atom_lat, store_issue, dram_lat, dram_bpc;
+    double xbar, lsu, lsu_ret, issue, same_addr, atom_lat, store_issue, dram_lat, dram_bpc;
     int merge_rule, merge_cas, compiler_agg, hol, hash, interleave;
+    int ignore_bits[16], nignore; /* line bits the slice hash does not see, high first */
     double merged_lane;
     slice *slices;
     double *port_free;    /* per SM memory port */
@@ -91,6 +92,7 @@ int mem_open(const cfg_config *cfg, const sim_layout *lay, mem_sys **out, char e
     m->line_bytes = cfg->coalesce.line_bytes;
     m->xbar = cfg->xbar.latency_cycles;
     m->lsu = cfg->coalesce.lsu_cycles_per_request;
+    m->lsu_ret = cfg->coalesce.lsu_return_cycles_per_request;
     m->issue = cfg->l2.atomic_issue_cycles;
     m->same_addr = cfg->l2.same_address_cycles;
     m->atom_lat = cfg->l2.atomic_latency_cycles;
@@ -101,6 +103,10 @@ int mem_open(const cfg_config *cfg, const sim_layout *lay, mem_sys **out, char e
     m->merge_cas = cfg->coalesce.merge_cas;
     m->compiler_agg = cfg->coalesce.compiler_aggregation;
     m->interleave = cfg->l2.interleave_lines;
+    m->nignore = 0;
+    for (int b = 15; b >= 0; b--)
+        if (cfg->l2.hash_ignore_mask >> b & 1)
+            m->ignore_bits[m->nignore++] = b;
     m->merged_lane = cfg->l2.merged_lane_cycles;
     m->hol = cfg->l2.hol_blocking;
     m->hash = cfg->l2.slice_hash;
@@ -166,6 +172,13 @@ static int slice_of(const mem_sys *m, uint64_t line)
 {
     if (m->interleave > 1)
         line /= (uint64_t)m->interleave;
+    /* squeeze the ignored bits out (not just clear them), so that the
+     * groups of lines that share a slice still number consecutively and a
+     * mod hash keeps using every slice */
+    for (int k = 0; k < m->nignore; k++) {
+        int b = m->ignore_bits[k];
+        line = (line & ((1ull << b) - 1)) | (line >> (b + 1) << b);
+    }
     if (m->hash == CFG_HASH_MOD)
         return (int)(line % (uint64_t)m->nslices);
     /* xor-fold the line bits, mix, and map onto the slices with a
@@ -258,22 +271,23 @@ static int coalesce(mem_sys *m, const sim_op *op, int *nops_out)
     return nreq;
 }
 
-/* Sends request r from SM `sm` no earlier than t: the memory port, the
- * crossbar and the slice's bounded queue.  Returns the admission cycle. */
-static double send_request(mem_sys *m, int sm, double t, slice *sl, double *arrival)
+/* Sends request r from SM `sm` no earlier than t: the memory port (busy
+ * `port` cycles for it), the crossbar and the slice's bounded queue.
+ * Returns the admission cycle. */
+static double send_request(mem_sys *m, int sm, double t, double port, slice *sl, double *arrival)
 {
     /* All requests of one instruction leave together; the port then stays
      * busy for lsu cycles per request.  The engine only issues a memory
      * instruction once the port is free (mem_port_free), which keeps each
      * request's arrival close to the event order that resolves it. */
     double base = m->port_free[sm] > t ? m->port_free[sm] : t;
-    m->port_free[sm] = base + m->lsu;
+    m->port_free[sm] = base + port;
     double arr = t + m->xbar;
     double slot_free = sl->ring[sl->pos]; /* departure of the request Q places back */
     double adm = arr > slot_free ? arr : slot_free;
     if (adm > arr) {
         /* a full queue holds the request in the port: later sends wait */
-        double hold = adm - m->xbar + m->lsu;
+        double hold = adm - m->xbar + port;
         if (hold > m->port_free[sm])
             m->port_free[sm] = hold;
     }
@@ -410,12 +424,16 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
     int nreq = coalesce(m, op, &ngroups);
     int nsect = m->line_bytes / 32;
     double reply = t;
+    /* an atomic whose old value the warp uses brings data back through the
+     * port: H100 sub-word CAS histograms with few conflicts (a returning
+     * read and CAS per lane) cost more per request than distinct-lines */
+    double port = m->lsu + (op->result_used ? m->lsu_ret : 0);
     m->atomic_instructions++;
     m->l2_requests += nreq;
     for (int r = 0; r < nreq; r++) {
         slice *sl = &m->slices[slice_of(m, m->req_line[r])];
         double arrival;
-        double adm = send_request(m, sm, t, sl, &arrival);
+        double adm = send_request(m, sm, t, port, sl, &arrival);
         double start = adm > sl->free ? adm : sl->free;
         double base = line_ready(m, m->req_line[r], start, r, 1);
         /* The atomic unit works a request sector by sector; a pass updates
@@ -477,7 +495,7 @@ double mem_store(mem_sys *m, int sm, double t, const sim_op *op, double *sent)
     for (int r = 0; r < nreq; r++) {
         slice *sl = &m->slices[slice_of(m, m->req_line[r])];
         double arrival;
-        double adm = send_request(m, sm, t, sl, &arrival);
+        double adm = send_request(m, sm, t, m->lsu, sl, &arrival);
         double start = adm > sl->free ? adm : sl->free;
         /* write-back: the line's sectors leave for DRAM at DRAM's pace */
         double bytes = req_bytes(m, r);

@@ -29,7 +29,7 @@ typedef struct cal_stage {
     const char *keys[CAL_MAX_STAGE_KEYS];    /* "section.key", NULL-terminated */
     const char *rows;                        /* the row filter, in words */
     cal_row_filter filter;
-    const int *candidates;                   /* integer keys: values to try, 0-terminated */
+    const int *candidates;                   /* integer keys: values to try, ending at -1 */
 } cal_stage;
 
 /* The stage table, in the order the stages run. */

@@ -28,18 +28,24 @@ static int rows_sector_pass(const pat_params *p)
 
 /* Many distinct lines, no contention: the SM memory port sends one request
  * per lane.  Sub-word CAS histograms with >= 65536 bins are the same case
- * (lanes on distinct lines, CAS loops that rarely retry); alone, the
- * distinct-lines rows pull the port 40% faster and those CAS rows 25% off. */
+ * with atomics that return their old value (a read and a CAS per lane,
+ * rarely retried): one port cost for both left distinct-lines 20-40% slow
+ * and those CAS rows 15-22% fast, so returning requests pay their own
+ * extra, fitted jointly. */
 static int rows_lsu(const pat_params *p)
 {
     return (is(p, PAT_DISTINCT_LINES) && p->addresses >= 256 && p->addresses <= 131072) ||
            ((is(p, PAT_HISTOGRAM_U8_CAS) || is(p, PAT_HISTOGRAM_U16_CAS)) && p->bins >= 65536);
 }
 
-/* A few lines to a few hundred: how lines spread over slices. */
-static int rows_interleave(const pat_params *p)
+/* Two lines to a few hundred: how lines spread over slices.  The shared
+ * histogram's flush adds runs of 4 to 32 lines (128..1024 bins): the fit's
+ * only 4-line run outside the held-out rows, and the one that tells "bits 0
+ * and 1" (4 consecutive lines per slice) from "bits 0 and 2". */
+static int rows_slice_hash(const pat_params *p)
 {
-    return (is(p, PAT_DISTINCT_LINES) && p->addresses >= 8 && p->addresses <= 128) ||
+    return (is(p, PAT_DISTINCT_LINES) && p->addresses >= 2 && p->addresses <= 128) ||
+           (is(p, PAT_HISTOGRAM_SHARED) && p->bins >= 128 && p->bins <= 1024 && p->wg == 256) ||
            (is(p, PAT_HISTOGRAM) && p->bins >= 64 && p->bins <= 512 && p->hot == 0 && p->n == (1u << 20));
 }
 
@@ -56,7 +62,9 @@ static int rows_cas(const pat_params *p)
     return is(p, PAT_HISTOGRAM_U8_CAS) || is(p, PAT_HISTOGRAM_U16_CAS) || is(p, PAT_CAS_APPEND);
 }
 
-static const int interleave_candidates[] = { 1, 2, 4, 8, 0 };
+/* Line-index bits the slice hash ignores: none, bit 0, bits 0-1 (the
+ * same as 4-line interleave), bit 2, bits 0 and 2.  A list ends at -1. */
+static const int hash_mask_candidates[] = { 0, 1, 3, 4, 5, -1 };
 
 static const cal_stage stages[] = {
     { "launch", { "launch.kernel_overhead_cycles" }, "store, n <= 65536", rows_launch, NULL },
@@ -64,10 +72,12 @@ static const cal_stage stages[] = {
     { "same_address", { "l2.same_address_cycles" }, "counter/counter-aggregated/compaction, n >= 2^20, S >= 0.05",
       rows_same_address, NULL },
     { "sector_pass", { "l2.atomic_issue_cycles" }, "histogram, 2 <= bins <= 32, hot 0", rows_sector_pass, NULL },
-    { "lsu", { "coalesce.lsu_cycles_per_request" }, "distinct-lines 256..131072 addresses, u8/u16 CAS >= 65536 bins",
+    { "lsu", { "coalesce.lsu_cycles_per_request", "coalesce.lsu_return_cycles_per_request" },
+      "distinct-lines 256..131072 addresses, u8/u16 CAS >= 65536 bins",
       rows_lsu, NULL },
-    { "interleave", { "l2.interleave_lines" }, "distinct-lines 8..128 addresses, histogram 64..512 bins (n 2^20, hot 0)",
-      rows_interleave, interleave_candidates },
+    { "slice_hash", { "l2.hash_ignore_mask" },
+      "distinct-lines 2..128 addresses, histogram 64..512 bins (n 2^20, hot 0), histogram-shared 128..1024 bins (wg 256)",
+      rows_slice_hash, hash_mask_candidates },
     { "smem_word", { "smem.same_word_cycles" }, "reduce", rows_smem_word, NULL },
     { "smem_pass", { "smem.atomic_issue_cycles" }, "histogram-shared", rows_smem_pass, NULL },
     { "cas", { "l2.merged_lane_cycles" }, "histogram-u8-cas, histogram-u16-cas, cas-append (rows that finish)", rows_cas,

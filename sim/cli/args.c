@@ -183,8 +183,13 @@ int cli_common_opt(cli_args *a, int c, const char *arg, char err[CFG_ERR_MAX])
 
 int cli_load_config(const cli_args *a, cfg_config *cfg, char err[CFG_ERR_MAX])
 {
+    return cli_load_config_except(a, NULL, cfg, err);
+}
+
+int cli_load_config_except(const cli_args *a, const char *skip, cfg_config *cfg, char err[CFG_ERR_MAX])
+{
     cfg_defaults(cfg);
-    if (a->config_path && cfg_load(cfg, a->config_path, err))
+    if (a->config_path && cfg_load_except(cfg, a->config_path, skip, err))
         return -1;
     for (int i = 0; i < a->override_count; i++)
         if (cfg_override(cfg, a->overrides[i], err))

@@ -55,6 +55,8 @@ int cli_common_opt(cli_args *a, int c, const char *arg, char err[CFG_ERR_MAX]);
 /* Loads the config (defaults when none was named) and applies the -p
  * overrides in order.  Returns 0 or -1 with err set. */
 int cli_load_config(const cli_args *a, cfg_config *cfg, char err[CFG_ERR_MAX]);
+/* The same, leaving out an include of the file `skip` (calibrate's --out). */
+int cli_load_config_except(const cli_args *a, const char *skip, cfg_config *cfg, char err[CFG_ERR_MAX]);
 
 /* Strict number parsing for flags: the whole text must be a number. */
 int cli_parse_u64(const char *s, unsigned long long *out);

@@ -265,7 +265,9 @@ int cmd_calibrate(int argc, char **argv)
                     nwant++;
     }
 
-    if (cli_load_config(&a, &cfg, err)) {
+    /* from the hand-written values: a config that includes the overlay
+     * being rewritten is read without it */
+    if (cli_load_config_except(&a, out, &cfg, err)) {
         cli_error("calibrate", "%s", err);
         return 2;
     }

@@ -214,6 +214,36 @@ static void slices_in_parallel(void **state)
     if (cfg_find("l2", "interleave_lines")) {
         th_set_if_known(&c, "l2.interleave_lines=32");
         assert_near(slope_p(&c, &p, 1024, 2048, 32), 32 * 50, 0.01, "32-line interleave: cycles per warp");
+        th_set_if_known(&c, "l2.interleave_lines=1");
+    }
+    /* a slice hash that ignores line bits 0 and 2 puts lines l, l^1, l^4
+     * and l^5 on one slice: the 32 lines use 8 slices, 4 lines each */
+    th_set_if_known(&c, "l2.hash_ignore_mask=5");
+    assert_near(slope_p(&c, &p, 1024, 2048, 32), 4 * 50, 0.01, "hash ignoring line bits 0 and 2: cycles per warp");
+    /* the ignored bits are squeezed out, not cleared: on 8 slices the 8
+     * groups still take one slice each (cleared, the group numbers would
+     * all be 0 or 2 mod 8: 2 slices, 16 lines each) */
+    th_set_if_known(&c, "l2.slice_count=8");
+    assert_near(slope_p(&c, &p, 1024, 2048, 32), 4 * 50, 0.01, "8 slices, bits 0 and 2 ignored: cycles per warp");
+}
+
+/* The SM's port: a returning atomic pays lsu_return_cycles_per_request on
+ * top of lsu_cycles_per_request.  histogram-u16-cas with 2^22 bins on one SM
+ * is port-bound with lsu 50: a warp sends a returning read and a returning
+ * CAS, each 32 requests on distinct lines (retries are rare: 32 lanes on 2^21
+ * words), so 64 x (50 + extra) cycles per warp. */
+static void returning_atomics_cost_the_port_more(void **state)
+{
+    (void)state;
+    pat_params p;
+    th_params(&p, PAT_HISTOGRAM_U16_CAS, 0, 32);
+    p.bins = 1u << 22;
+    for (int extra = 0; extra <= 50; extra += 50) {
+        char e[80];
+        snprintf(e, sizeof e, "coalesce.lsu_return_cycles_per_request=%d", extra);
+        cfg_config c;
+        th_config(&c, "gpu.sm_count=1", "coalesce.lsu_cycles_per_request=50", e, "l2.slice_count=64", NULL);
+        assert_near(slope_p(&c, &p, 2048, 4096, 32), 64 * (50 + extra), 0.03, "port cycles per warp");
     }
 }
 
@@ -459,6 +489,44 @@ static void shared_same_word_serialization(void **state)
     }
 }
 
+/* ---- repeated shared ops ------------------------------------------------
+
+ * histogram-shared with one warp and bins = 32 x R: the zero loop and the
+ * flush scan are R iterations each, issued as repeated shared ops.  Every
+ * iteration still counts its instructions (zero: 2 ALU + store; scan: 2 +
+ * address ALU + load), and the scan stops once per chunk holding a
+ * non-zero bin to issue its global add, so the warp costs a few events
+ * however large R is. */
+static void repeated_shared_ops_count_every_iteration(void **state)
+{
+    (void)state;
+    cfg_config c;
+    th_config(&c, "gpu.sm_count=1", NULL);
+    for (uint32_t r = 8; r <= 256; r *= 4) {
+        pat_params p;
+        th_params(&p, PAT_HISTOGRAM_SHARED, 32, 32);
+        p.bins = 32 * r;
+        uint64_t hit = 0; /* chunks holding a key (r <= 256 fits 4 words) */
+        uint64_t hit_bits[4] = { 0, 0, 0, 0 };
+        for (uint32_t i = 0; i < 32; i++) {
+            uint32_t chunk = pat_bin(pat_key(i), p.bins, 0) / 32;
+            if (!(hit_bits[chunk / 64] >> (chunk % 64) & 1)) {
+                hit_bits[chunk / 64] |= 1ull << (chunk % 64);
+                hit++;
+            }
+        }
+        atom_stats st = th_run(&c, &p);
+        const cfg_core *k = &c.core;
+        double want = r * 3.0 + 1 + (k->key_instructions + k->bin_instructions + k->address_instructions) + 1 + 1 +
+                      r * (3.0 + k->address_instructions) + (double)hit + 1;
+        if (fabs(st.warp_instructions - want) > 1e-9)
+            fail_msg("bins %u: %.0f warp instructions, counted %.0f", p.bins, st.warp_instructions, want);
+        assert_int_equal((int)st.atomic_instructions, (int)hit);
+        if (st.events > 2.0 * (double)hit + 8)
+            fail_msg("bins %u: %.0f events for %u iterations and %d stops", p.bins, st.events, 2 * r, (int)hit);
+    }
+}
+
 /* ---- the event budget -------------------------------------------------- */
 
 static void event_budget(void **state)
@@ -530,7 +598,9 @@ int main(void)
         cmocka_unit_test(occupancy_never_speeds_up_latency_bound_runs),
         cmocka_unit_test(bad_launch_shapes_are_input_errors),
         cmocka_unit_test(schedulers_shared_by_all_resident_warps),
+        cmocka_unit_test(returning_atomics_cost_the_port_more),
         cmocka_unit_test(shared_same_word_serialization),
+        cmocka_unit_test(repeated_shared_ops_count_every_iteration),
         cmocka_unit_test(event_budget),
         cmocka_unit_test(same_input_same_numbers),
     };

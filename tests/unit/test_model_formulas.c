@@ -88,6 +88,9 @@ static void test_cas_attempts(void **state)
     assert_float_equal(mdl_cas_attempts(64, 0), seed_cas_attempts(64), 0);
     /* 10 contenders, 4 in their loops at once: 6 successes at 4 each, then 4+3+2+1 */
     assert_float_equal(mdl_cas_attempts(10, 4), 6 * 4 + 10, 0);
+    /* under one contender at a time (few resident threads per word): every
+     * thread still makes its one attempt */
+    assert_float_equal(mdl_cas_attempts(2, 0.5), 2, 0);
     cfg_config c;
     config(&c);
     mdl_cas_race r1, r2;
@@ -110,6 +113,30 @@ static void test_request_passes(void **state)
     /* 32 lanes over 2 words of one sector: the busier word, about 19 lanes */
     double two = mdl_request_passes(&c, 32, 0, 2, 0);
     assert_true(two > 16 && two < 22);
+}
+
+/* Lines that share a slice: a hash ignoring line bits 0 and 2 puts 2
+ * consecutive lines on one slice, 4 on two, 8 on two (4 each); with 100
+ * slices, 256 lines put 4 on the busiest. */
+static void test_slice_chunks(void **state)
+{
+    (void)state;
+    cfg_config c;
+    config(&c);
+    c.l2.interleave_lines = 1;
+    c.l2.hash_ignore_mask = 5;
+    c.l2.slice_count = 100;
+    assert_true(mdl_slice_chunk_lines(&c, 1) == 1);
+    assert_true(mdl_slice_chunk_lines(&c, 2) == 2);
+    assert_true(mdl_slice_chunk_lines(&c, 4) == 2);
+    assert_true(mdl_slice_chunk_lines(&c, 8) == 4);
+    assert_true(mdl_slice_chunk_lines(&c, 64) == 4);
+    assert_true(mdl_busiest_slice_lines(&c, 256) == 4);
+    assert_true(mdl_busiest_slice_lines(&c, 1024) == 12); /* 256 chunks on 100 slices: 3 */
+    c.l2.hash_ignore_mask = 0;
+    c.l2.interleave_lines = 4;
+    assert_true(mdl_slice_chunk_lines(&c, 8) == 4);
+    assert_true(mdl_busiest_slice_lines(&c, 8) == 4);
 }
 
 static void test_occupancy_matches_limits(void **state)
@@ -233,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_distinct_and_max_load),
         cmocka_unit_test(test_cas_attempts),
         cmocka_unit_test(test_request_passes),
+        cmocka_unit_test(test_slice_chunks),
         cmocka_unit_test(test_occupancy_matches_limits),
         cmocka_unit_test(test_predictions_shaped_like_mechanisms),
         cmocka_unit_test(test_finite_over_export_grid),
