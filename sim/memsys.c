@@ -47,7 +47,11 @@ struct mem_sys {
     int nslices, qdepth, line_shift, line_bytes;
     double xbar, lsu, lsu_ret, issue, same_addr, atom_lat, store_issue, dram_lat, dram_bpc;
     int merge_rule, merge_cas, compiler_agg, hol, hash, interleave;
-    int ignore_bits[16], nignore; /* line bits the slice hash does not see, high first */
+    /* the slice hash does not see some low line bits: the line's bits
+     * below squeeze_bits go through squeeze[] (kept bits packed down), the
+     * rest shift down by squeeze_drop */
+    int squeeze_bits, squeeze_drop;
+    uint16_t squeeze[1 << 16];
     double merged_lane;
     slice *slices;
     double *port_free;    /* per SM memory port */
@@ -103,10 +107,16 @@ int mem_open(const cfg_config *cfg, const sim_layout *lay, mem_sys **out, char e
     m->merge_cas = cfg->coalesce.merge_cas;
     m->compiler_agg = cfg->coalesce.compiler_aggregation;
     m->interleave = cfg->l2.interleave_lines;
-    m->nignore = 0;
-    for (int b = 15; b >= 0; b--)
-        if (cfg->l2.hash_ignore_mask >> b & 1)
-            m->ignore_bits[m->nignore++] = b;
+    int ignore = cfg->l2.hash_ignore_mask;
+    m->squeeze_bits = ignore ? 32 - __builtin_clz((unsigned)ignore) : 0;
+    m->squeeze_drop = __builtin_popcount((unsigned)ignore);
+    for (uint32_t v = 0; v < (1u << m->squeeze_bits); v++) {
+        uint32_t packed = 0, pos = 0;
+        for (int b = 0; b < m->squeeze_bits; b++)
+            if (!(ignore >> b & 1))
+                packed |= (v >> b & 1u) << pos++;
+        m->squeeze[v] = (uint16_t)packed;
+    }
     m->merged_lane = cfg->l2.merged_lane_cycles;
     m->hol = cfg->l2.hol_blocking;
     m->hash = cfg->l2.slice_hash;
@@ -175,9 +185,9 @@ static int slice_of(const mem_sys *m, uint64_t line)
     /* squeeze the ignored bits out (not just clear them), so that the
      * groups of lines that share a slice still number consecutively and a
      * mod hash keeps using every slice */
-    for (int k = 0; k < m->nignore; k++) {
-        int b = m->ignore_bits[k];
-        line = (line & ((1ull << b) - 1)) | (line >> (b + 1) << b);
+    if (m->squeeze_bits) {
+        uint64_t low = line & ((1ull << m->squeeze_bits) - 1);
+        line = (line >> m->squeeze_bits << (m->squeeze_bits - m->squeeze_drop)) | m->squeeze[low];
     }
     if (m->hash == CFG_HASH_MOD)
         return (int)(line % (uint64_t)m->nslices);
