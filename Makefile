@@ -67,7 +67,7 @@ bench: $(B)/atomsim
 # Every measured row against the simulator (about 10 minutes on 2 cores).
 validate-full: $(B)/atomsim
 	$(B)/atomsim validate --config configs/h100.ini --data validate/data/h100.csv --max-events 2e7
-	$(B)/atomsim validate --config configs/h100.ini --data validate/data/h200.csv --max-events 2e7
+	$(B)/atomsim validate --config configs/h200.ini --data validate/data/h200.csv --max-events 2e7
 
 # Reruns the calibration on the stored data and checks that it reproduces
 # the committed overlay (configs/h100.calibrated.ini); about 7 minutes on 2 cores.

@@ -101,6 +101,7 @@ typedef struct cfg_model {
     double seed_l2_base_latency_cycles;  /* seed 000: uncontended global atomic round trip */
     double seed_dram_latency_cycles;     /* seed 001: one RMW = 2 x this on one DRAM location */
     double cas_merged_lane_cycles;       /* the race's merged-lane cost; 0: l2.merged_lane_cycles */
+    double cas_request_cycles;           /* the race's per-request cost; 0: the L2 chain */
 } cfg_model;
 
 typedef struct cfg_dispatch {

@@ -211,13 +211,25 @@ static double cas_cap(const mdl_occupancy *o, double wg, double contenders_per_t
     return cap < n ? cap : n;
 }
 
-/* The merged-lane cost of a CAS request in the model's race.  The race
- * charges every queued attempt in full, where the simulator's merged
- * requests overlap, so the model keeps its own value where one was
- * measured (model.cas_merged_lane_cycles). */
+/* One CAS request's hold on its word in the model's race: its passes, and
+ * its merged lanes at model.cas_merged_lane_cycles each.  The race charges
+ * every queued attempt in full, where the simulator's merged requests
+ * overlap, so the model keeps its own costs where they were measured: H100
+ * one-word races cost 0.338 cycles per attempt with 32-lane warps and 0.57
+ * with 1.6 (cas-append n = 131072, S = 1 and 0.05), which a request of
+ * 0.72 plus 0.326 per extra lane gives; the L2 chain (1.45 per request)
+ * charged small warps twice that. */
 static double cas_lane_cycles(const cfg_config *c)
 {
     return c->model.cas_merged_lane_cycles > 0 ? c->model.cas_merged_lane_cycles : c->l2.merged_lane_cycles;
+}
+
+static double cas_request_cycles(const cfg_config *c, double passes, double merged_lanes)
+{
+    if (c->model.cas_request_cycles <= 0)
+        return mdl_chain_cycles_at(c, 1, passes, merged_lanes, cas_lane_cycles(c));
+    return (passes > 1 ? passes - 1 : 0) * c->l2.atomic_issue_cycles + c->model.cas_request_cycles +
+           (merged_lanes > 0 ? merged_lanes : 0) * cas_lane_cycles(c);
 }
 
 static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, const mdl_occupancy *o)
@@ -236,7 +248,7 @@ static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, co
     mdl_warp_aggregation(c, s, 0, &cas);
     double m = cas.lanes; /* contending lanes a warp brings */
     double req_passes = c->coalesce.merge_cas ? 1 : m;
-    double per_request = mdl_chain_cycles_at(c, 1, req_passes, c->coalesce.merge_cas ? m - 1 : 0, cas_lane_cycles(c));
+    double per_request = cas_request_cycles(c, req_passes, c->coalesce.merge_cas ? m - 1 : 0);
     mdl_cas_race_of(c, contenders, cas_cap(o, p->wg, s, contenders), m, per_request / m, &race);
     double cas_instr = race.attempts / m;
     b->atomic_instr += cas_instr;
@@ -284,7 +296,7 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
      * with half the contenders each take 0.54x one word's time, where
      * independent races would take 0.25x) */
     double words_hit = mdl_distinct(line_words, lanes_line);
-    double per_request = mdl_chain_cycles_at(c, 1, req_passes, merged ? lanes_line - words_hit : 0, cas_lane_cycles(c));
+    double per_request = cas_request_cycles(c, req_passes, merged ? lanes_line - words_hit : 0);
     double resident = fmin((double)p->n, o->resident_wgs * p->wg);
     double cap = fmin(sw.per_word, resident / sw.words);
     mdl_cas_race race;
