@@ -115,7 +115,7 @@ static void recovers_integer_key(void **state)
     synth(&d, ps, 3, &truth);
     base_config(&cfg);
     cfg.l2.interleave_lines = 8;
-    static const int cand[] = { 1, 2, 4, 8, 0 };
+    static const int cand[] = { 1, 2, 4, 8, -1 };
     cal_stage st = { "test", { "l2.interleave_lines" }, "all", all_rows, cand };
     const cfg_option *k[] = { key("l2.interleave_lines") };
     cal_options o;
