@@ -21,9 +21,32 @@ static const void *cfield(const cfg_config *cfg, const cfg_option *o)
     return (const char *)cfg + o->offset;
 }
 
-int cfg_set(cfg_config *cfg, const cfg_option *o, const char *value, char err[CFG_ERR_MAX])
+int cfg_parse_number(const char *section, const char *key, const char *unit, const char *value, int integer, double min,
+                     double max, double *out, char err[CFG_ERR_MAX])
 {
     char *end;
+    errno = 0;
+    double v = strtod(value, &end);
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (end == value || *end || errno == ERANGE || !isfinite(v)) {
+        snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not a number", section, key, value);
+        return -1;
+    }
+    if (integer && v != floor(v)) {
+        snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not an integer", section, key, value);
+        return -1;
+    }
+    if (v < min || v > max) {
+        snprintf(err, CFG_ERR_MAX, "%s.%s: %s is out of range [%g, %g] %s", section, key, value, min, max, unit);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cfg_set(cfg_config *cfg, const cfg_option *o, const char *value, char err[CFG_ERR_MAX])
+{
     while (*value == ' ' || *value == '\t')
         value++;
     switch (o->type) {
@@ -54,22 +77,9 @@ int cfg_set(cfg_config *cfg, const cfg_option *o, const char *value, char err[CF
         return -1;
     case CFG_INT:
     case CFG_DOUBLE: {
-        errno = 0;
-        double v = strtod(value, &end);
-        while (*end == ' ' || *end == '\t')
-            end++;
-        if (end == value || *end || errno == ERANGE || !isfinite(v)) {
-            snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not a number", o->section, o->key, value);
+        double v;
+        if (cfg_parse_number(o->section, o->key, o->unit, value, o->type == CFG_INT, o->min, o->max, &v, err))
             return -1;
-        }
-        if (o->type == CFG_INT && v != floor(v)) {
-            snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not an integer", o->section, o->key, value);
-            return -1;
-        }
-        if (v < o->min || v > o->max) {
-            snprintf(err, CFG_ERR_MAX, "%s.%s: %s is out of range [%g, %g] %s", o->section, o->key, value, o->min, o->max, o->unit);
-            return -1;
-        }
         if (o->type == CFG_INT)
             *(int *)field(cfg, o) = (int)v;
         else

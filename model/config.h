@@ -152,6 +152,10 @@ void cfg_defaults(cfg_config *cfg);
 /* Read an INI file over the defaults.  Unknown sections or keys, malformed
  * or out-of-range values fail with `err` naming file, line, key and value.
  * Returns 0 on success. */
+/* A number for section.key: finite, an integer when asked, within
+ * [min, max]; the messages every config reader gives.  Returns 0 or -1. */
+int cfg_parse_number(const char *section, const char *key, const char *unit, const char *value, int integer, double min,
+                     double max, double *out, char err[CFG_ERR_MAX]);
 int cfg_load(cfg_config *cfg, const char *path, char err[CFG_ERR_MAX]);
 /* The same, leaving out any `include` of the file `skip` (a calibration
  * starts from the hand-written values, not from the overlay it rewrites). */

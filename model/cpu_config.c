@@ -45,7 +45,6 @@ const cpu_option *cpu_options(size_t *count)
 
 static int set(cpu_config *c, const cpu_option *o, const char *value, char err[CFG_ERR_MAX])
 {
-    char *end;
     void *f = (char *)c + o->offset;
     while (*value == ' ' || *value == '\t')
         value++;
@@ -57,22 +56,9 @@ static int set(cpu_config *c, const cpu_option *o, const char *value, char err[C
         strcpy(f, value);
         return 0;
     }
-    errno = 0;
-    double v = strtod(value, &end);
-    while (*end == ' ' || *end == '\t')
-        end++;
-    if (end == value || *end || errno == ERANGE || !isfinite(v)) {
-        snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not a number", o->section, o->key, value);
+    double v;
+    if (cfg_parse_number(o->section, o->key, o->unit, value, o->type == CPU_T_INT, o->min, o->max, &v, err))
         return -1;
-    }
-    if (o->type == CPU_T_INT && v != floor(v)) {
-        snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not an integer", o->section, o->key, value);
-        return -1;
-    }
-    if (v < o->min || v > o->max) {
-        snprintf(err, CFG_ERR_MAX, "%s.%s: %s is out of range [%g, %g] %s", o->section, o->key, value, o->min, o->max, o->unit);
-        return -1;
-    }
     if (o->type == CPU_T_INT)
         *(int *)f = (int)v;
     else

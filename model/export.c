@@ -289,50 +289,69 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* One option of a GPU or CPU option table, as the config objects print it. */
+typedef struct json_opt {
+    const char *section, *key;
+    char value[160];
+    int quoted;
+} json_opt;
+
+typedef void (*json_opt_fn)(const void *config, size_t i, json_opt *out);
+
+/* A config as {"section": {"key": value, ...}, ...}, sections in table order. */
+static void json_sections(FILE *f, size_t n, json_opt_fn get, const void *config)
+{
+    const char *cur = NULL;
+    json_opt o;
+    fputs("{", f);
+    for (size_t i = 0; i < n; i++) {
+        get(config, i, &o);
+        if (!cur || strcmp(cur, o.section)) {
+            fprintf(f, "%s\n      \"%s\": {", cur ? "}," : "", o.section);
+            cur = o.section;
+        } else
+            fputs(",", f);
+        fprintf(f, "\"%s\": ", o.key);
+        if (o.quoted)
+            json_string(f, o.value);
+        else
+            fputs(o.value, f);
+    }
+    fputs("}\n    }", f);
+}
+
+static void gpu_opt(const void *config, size_t i, json_opt *out)
+{
+    size_t n;
+    const cfg_option *o = &cfg_options(&n)[i];
+    out->section = o->section;
+    out->key = o->key;
+    cfg_format(config, o, out->value, sizeof out->value);
+    out->quoted = o->type == CFG_STRING || o->type == CFG_ENUM;
+}
+
+static void cpu_opt(const void *config, size_t i, json_opt *out)
+{
+    size_t n;
+    const cpu_option *o = &cpu_options(&n)[i];
+    out->section = o->section;
+    out->key = o->key;
+    cpu_format(config, o, out->value, sizeof out->value);
+    out->quoted = o->type == CPU_T_STRING;
+}
+
 static void json_gpu_config(FILE *f, const cfg_config *c)
 {
     size_t n;
-    const cfg_option *o = cfg_options(&n);
-    const char *cur = NULL;
-    char buf[160];
-    fputs("{", f);
-    for (size_t i = 0; i < n; i++) {
-        if (!cur || strcmp(cur, o[i].section)) {
-            fprintf(f, "%s\n      \"%s\": {", cur ? "},": "", o[i].section);
-            cur = o[i].section;
-        } else
-            fputs(",", f);
-        cfg_format(c, &o[i], buf, sizeof buf);
-        fprintf(f, "\"%s\": ", o[i].key);
-        if (o[i].type == CFG_STRING || o[i].type == CFG_ENUM)
-            json_string(f, buf);
-        else
-            fputs(buf, f);
-    }
-    fputs("}\n    }", f);
+    cfg_options(&n);
+    json_sections(f, n, gpu_opt, c);
 }
 
 static void json_cpu_config(FILE *f, const cpu_config *c)
 {
     size_t n;
-    const cpu_option *o = cpu_options(&n);
-    const char *cur = NULL;
-    char buf[160];
-    fputs("{", f);
-    for (size_t i = 0; i < n; i++) {
-        if (!cur || strcmp(cur, o[i].section)) {
-            fprintf(f, "%s\n      \"%s\": {", cur ? "}," : "", o[i].section);
-            cur = o[i].section;
-        } else
-            fputs(",", f);
-        cpu_format(c, &o[i], buf, sizeof buf);
-        fprintf(f, "\"%s\": ", o[i].key);
-        if (o[i].type == CPU_T_STRING)
-            json_string(f, buf);
-        else
-            fputs(buf, f);
-    }
-    fputs("}\n    }", f);
+    cpu_options(&n);
+    json_sections(f, n, cpu_opt, c);
 }
 
 enum cell_field { F_GPU, F_CPU, F_DENSITY, F_FRACTION, F_PENALTY, F_COUNT };
