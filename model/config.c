@@ -90,6 +90,23 @@ int cfg_set(cfg_config *cfg, const cfg_option *o, const char *value, char err[CF
     return -1;
 }
 
+void cfg_format_double(char *buf, size_t len, double v)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+void cfg_format_exact(char *buf, size_t len, double v)
+{
+    if (v == floor(v) && fabs(v) < 1e15)
+        snprintf(buf, len, "%.0f", v);
+    else
+        cfg_format_double(buf, len, v);
+}
+
 void cfg_format(const cfg_config *cfg, const cfg_option *o, char *buf, size_t len)
 {
     switch (o->type) {
@@ -103,16 +120,9 @@ void cfg_format(const cfg_config *cfg, const cfg_option *o, char *buf, size_t le
     case CFG_ENUM:
         snprintf(buf, len, "%s", o->enum_names[*(const int *)cfield(cfg, o)]);
         break;
-    case CFG_DOUBLE: {
-        double v = *(const double *)cfield(cfg, o);
-        /* the shortest %g that reads back to the same double */
-        for (int prec = 6; prec <= 17; prec++) {
-            snprintf(buf, len, "%.*g", prec, v);
-            if (strtod(buf, NULL) == v)
-                break;
-        }
+    case CFG_DOUBLE:
+        cfg_format_double(buf, len, *(const double *)cfield(cfg, o));
         break;
-    }
     }
 }
 

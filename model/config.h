@@ -152,6 +152,11 @@ void cfg_defaults(cfg_config *cfg);
 /* Read an INI file over the defaults.  Unknown sections or keys, malformed
  * or out-of-range values fail with `err` naming file, line, key and value.
  * Returns 0 on success. */
+/* The shortest %g text that reads back to the same double (config
+ * values, the config hash). */
+void cfg_format_double(char *buf, size_t len, double v);
+/* The same, but integers below 1e15 written out in full (tables, CSV). */
+void cfg_format_exact(char *buf, size_t len, double v);
 /* A number for section.key: finite, an integer when asked, within
  * [min, max]; the messages every config reader gives.  Returns 0 or -1. */
 int cfg_parse_number(const char *section, const char *key, const char *unit, const char *value, int integer, double min,

@@ -116,14 +116,8 @@ void cpu_format(const cpu_config *c, const cpu_option *o, char *buf, size_t len)
         snprintf(buf, len, "%s", (const char *)f);
     else if (o->type == CPU_T_INT)
         snprintf(buf, len, "%d", *(const int *)f);
-    else {
-        double v = *(const double *)f;
-        for (int prec = 6; prec <= 17; prec++) {
-            snprintf(buf, len, "%.*g", prec, v);
-            if (strtod(buf, NULL) == v)
-                break;
-        }
-    }
+    else
+        cfg_format_double(buf, len, *(const double *)f);
 }
 
 uint64_t cpu_hash(const cpu_config *c)

@@ -252,26 +252,12 @@ void exp_free(exp_table *t)
  * and a fixed number format per field is what keeps identical input
  * byte-identical across builds. */
 
-/* Shortest text that reads back to the same double; integers plainly. */
-static void fmt_exact(char *buf, size_t len, double v)
-{
-    if (v == floor(v) && fabs(v) < 1e15) {
-        snprintf(buf, len, "%.0f", v);
-        return;
-    }
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(buf, len, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
-
 /* Predictions: six significant digits. */
 static void fmt_pred(char *buf, size_t len, double v)
 {
     char tmp[40];
     snprintf(tmp, sizeof tmp, "%.6g", v);
-    fmt_exact(buf, len, strtod(tmp, NULL));
+    cfg_format_exact(buf, len, strtod(tmp, NULL));
 }
 
 static void json_string(FILE *f, const char *s)
@@ -379,9 +365,9 @@ static void json_pattern(FILE *f, const exp_pattern *ep)
     char buf[48];
     fprintf(f, "    {\n      \"pattern\": \"%s\",\n      \"uses_cas\": %s,\n", pat_name(ep->pattern),
             pat_uses_cas(ep->pattern) ? "true" : "false");
-    fmt_exact(buf, sizeof buf, ep->fixed.selectivity);
+    cfg_format_exact(buf, sizeof buf, ep->fixed.selectivity);
     fprintf(f, "      \"fixed\": {\"wg\": %d, \"selectivity\": %s, ", ep->fixed.wg, buf);
-    fmt_exact(buf, sizeof buf, ep->fixed.hot);
+    cfg_format_exact(buf, sizeof buf, ep->fixed.hot);
     fprintf(f, "\"bins\": %u, \"hot\": %s, \"addresses\": %u, \"smem_per_wg\": %u},\n", ep->fixed.bins, buf,
             ep->fixed.addresses, ep->fixed.smem_per_wg);
     fputs("      \"axes\": [", f);
@@ -390,7 +376,7 @@ static void json_pattern(FILE *f, const exp_pattern *ep)
         fprintf(f, "%s\n        {\"name\": \"%s\", \"scale\": \"%s\", \"values\": [", a ? "," : "", exp_axis_name(ax->kind),
                 exp_axis_log2(ax->kind) ? "log2" : "linear");
         for (int i = 0; i < ax->count; i++) {
-            fmt_exact(buf, sizeof buf, ax->values[i]);
+            cfg_format_exact(buf, sizeof buf, ax->values[i]);
             fprintf(f, "%s%s", i ? ", " : "", buf);
         }
         fputs("]}", f);
@@ -416,7 +402,7 @@ static void json_pattern(FILE *f, const exp_pattern *ep)
     fputs("]\n      },\n      \"thresholds\": [", f);
     for (int i = 0; i < ep->threshold_count; i++) {
         const exp_threshold *t = &ep->thresholds[i];
-        fmt_exact(buf, sizeof buf, t->n);
+        cfg_format_exact(buf, sizeof buf, t->n);
         fprintf(f, "%s\n        {\"n\": %s, \"status\": \"%s\"", i ? "," : "", buf, threshold_status_name(t->status));
         if (t->status == EXP_CROSSOVER) {
             fmt_pred(buf, sizeof buf, t->fraction);
@@ -452,12 +438,12 @@ static void write_json(const exp_table *t, FILE *f)
     fprintf(f, ",\n    \"config_hash\": \"%016llx\",\n    \"config\": ", (unsigned long long)cpu_hash(&t->cpu));
     json_cpu_config(f, &t->cpu);
     fputs("\n  },\n  \"dispatch\": {", f);
-    fmt_exact(buf, sizeof buf, d->density_penalty_start);
+    cfg_format_exact(buf, sizeof buf, d->density_penalty_start);
     fprintf(f, "\"density_penalty_start\": %s, ", buf);
-    fmt_exact(buf, sizeof buf, d->density_inhibit);
+    cfg_format_exact(buf, sizeof buf, d->density_inhibit);
     fprintf(f, "\"density_inhibit\": %s, \"inhibit_cas\": %s, \"data_on_gpu\": %s, ", buf,
             d->inhibit_cas ? "true" : "false", d->data_on_gpu ? "true" : "false");
-    fmt_exact(buf, sizeof buf, d->pcie_bandwidth_gbps);
+    cfg_format_exact(buf, sizeof buf, d->pcie_bandwidth_gbps);
     fprintf(f, "\"pcie_bandwidth_gbps\": %s},\n", buf);
     fputs("  \"reasons\": [\"gpu_faster\", \"cpu_faster\", \"density\", \"cas\"],\n  \"patterns\": [\n", f);
     for (int i = 0; i < t->pattern_count; i++) {
@@ -475,8 +461,8 @@ static void write_csv(const exp_table *t, FILE *f)
             (unsigned long long)cfg_hash(&t->gpu));
     fprintf(f, "# cpu: %s\n# cpu_config_path: %s\n# cpu_config_hash: %016llx\n", t->cpu.name, t->cpu.path,
             (unsigned long long)cpu_hash(&t->cpu));
-    fmt_exact(sel, sizeof sel, t->gpu.dispatch.density_penalty_start);
-    fmt_exact(hot, sizeof hot, t->gpu.dispatch.density_inhibit);
+    cfg_format_exact(sel, sizeof sel, t->gpu.dispatch.density_penalty_start);
+    cfg_format_exact(hot, sizeof hot, t->gpu.dispatch.density_inhibit);
     fprintf(f, "# density_penalty_start: %s\n# density_inhibit: %s\n# inhibit_cas: %d\n# data_on_gpu: %d\n", sel, hot,
             t->gpu.dispatch.inhibit_cas, t->gpu.dispatch.data_on_gpu);
     fputs("pattern,n,selectivity,bins,hot,addresses,wg,gpu_us,cpu_us,density,density_fraction,penalty,inhibited,reason,"
@@ -494,8 +480,8 @@ static void write_csv(const exp_table *t, FILE *f)
             const exp_cell *c = &ep->cells[i];
             for (int fld = 0; fld < F_COUNT; fld++)
                 fmt_pred(v[fld], sizeof v[fld], cell_value(c, (enum cell_field)fld));
-            fmt_exact(sel, sizeof sel, p.selectivity);
-            fmt_exact(hot, sizeof hot, p.hot);
+            cfg_format_exact(sel, sizeof sel, p.selectivity);
+            cfg_format_exact(hot, sizeof hot, p.hot);
             fprintf(f, "%s,%llu,%s,%u,%s,%u,%d,%s,%s,%s,%s,%s,%d,%s,%s\n", pat_name(p.pattern), (unsigned long long)p.n,
                     sel, p.bins, hot, p.addresses, p.wg, v[F_GPU], v[F_CPU], v[F_DENSITY], v[F_FRACTION], v[F_PENALTY],
                     c->inhibited, dsp_reason_name(c->reason), dsp_target_name(c->decision));
@@ -526,9 +512,9 @@ static void write_c_header(const exp_table *t, FILE *f)
     fprintf(f, "#define ATOMSIM_COST_TABLE_SCHEMA_VERSION %d\n", EXP_SCHEMA_VERSION);
     fprintf(f, "#define ATOMSIM_COST_TABLE_GPU_CONFIG_HASH 0x%016llxull\n", (unsigned long long)cfg_hash(&t->gpu));
     fprintf(f, "#define ATOMSIM_COST_TABLE_CPU_CONFIG_HASH 0x%016llxull\n", (unsigned long long)cpu_hash(&t->cpu));
-    fmt_exact(buf, sizeof buf, t->gpu.dispatch.density_penalty_start);
+    cfg_format_exact(buf, sizeof buf, t->gpu.dispatch.density_penalty_start);
     fprintf(f, "#define ATOMSIM_DENSITY_PENALTY_START %s\n", buf);
-    fmt_exact(buf, sizeof buf, t->gpu.dispatch.density_inhibit);
+    cfg_format_exact(buf, sizeof buf, t->gpu.dispatch.density_inhibit);
     fprintf(f, "#define ATOMSIM_DENSITY_INHIBIT %s\n#define ATOMSIM_INHIBIT_CAS %d\n#define ATOMSIM_DATA_ON_GPU %d\n\n", buf,
             t->gpu.dispatch.inhibit_cas, t->gpu.dispatch.data_on_gpu);
     fputs("enum atomsim_reason { ATOMSIM_REASON_GPU_FASTER, ATOMSIM_REASON_CPU_FASTER, ATOMSIM_REASON_DENSITY, "
@@ -545,7 +531,7 @@ static void write_c_header(const exp_table *t, FILE *f)
             fprintf(f, "static const double atomsim_%s_axis_%s[%d] = {", id, exp_axis_name(ep->axes[a].kind),
                     ep->axes[a].count);
             for (int i = 0; i < ep->axes[a].count; i++) {
-                fmt_exact(buf, sizeof buf, ep->axes[a].values[i]);
+                cfg_format_exact(buf, sizeof buf, ep->axes[a].values[i]);
                 fprintf(f, "%s%s", i ? ", " : "", buf);
             }
             fputs("};\n", f);

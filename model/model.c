@@ -68,6 +68,14 @@ static void add_warp_op(const cfg_config *c, body *b, const mdl_warp_op *w, doub
     b->dram_bytes += mdl_atomic_dram_bytes(c, w->lines, issuing * w->ops, w->cyclic);
 }
 
+/* The same for an atomic whose old value the warp uses: its requests also
+ * pay the port's return cost (coalesce.lsu_return_cycles_per_request). */
+static void add_returning_op(const cfg_config *c, body *b, const mdl_warp_op *w, double warps)
+{
+    add_warp_op(c, b, w, warps);
+    b->ret_requests += warps * w->p_issue * w->requests;
+}
+
 /* ALU instructions that every pattern's thread spends on its key. */
 static double instr(const cfg_config *c, int key, int sel, int bin, int addr)
 {
@@ -113,9 +121,7 @@ static void pat_compaction(const cfg_config *c, const pat_params *p, body *b)
     mdl_warp_op w;
     mdl_warp_aggregation(c, p->selectivity, 1, &w);
     double alu = instr(c, 1, 1, 0, 0);
-    double r0 = b->requests;
-    add_warp_op(c, b, &w, b->warps);
-    b->ret_requests += b->requests - r0;
+    add_returning_op(c, b, &w, b->warps);
     b->warp_instr += b->warps * (alu + 1) + b->warps * w.p_issue * (1 + instr(c, 0, 0, 0, 1) + 1);
     b->lifetime = mdl_alu_chain_cycles(c, alu + instr(c, 0, 0, 0, 1)) + mdl_global_atomic_latency_cycles(c) + 2 +
                   c->core.exit_cycles;
@@ -237,9 +243,7 @@ static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, co
     double s = p->selectivity, contenders = (double)p->n * s;
     mdl_warp_op read;
     mdl_warp_aggregation(c, s, 1, &read); /* atomicAdd(&head, 0): the compiler's one op per warp */
-    double r0 = b->requests;
-    add_warp_op(c, b, &read, b->warps);
-    b->ret_requests += b->requests - r0;
+    add_returning_op(c, b, &read, b->warps);
     simple_kernel(c, b, instr(c, 1, 1, 0, 0), read.p_issue, 1);
     if (contenders <= 0)
         return;
@@ -277,9 +281,7 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     mdl_warp_op read;
     mdl_subword_of(c, (double)p->n, p->bins, bits, &sw);
     mdl_warp_histogram(c, sw.words, 0, 0, &read);
-    double r0 = b->requests;
-    add_warp_op(c, b, &read, b->warps);
-    b->ret_requests += b->requests - r0;
+    add_returning_op(c, b, &read, b->warps);
     b->warp_instr += b->warps * (instr(c, 1, 0, 1, 1) + 2 + 1 + 1);
     b->lifetime = mdl_alu_chain_cycles(c, instr(c, 1, 0, 1, 1) + 2) + mdl_global_atomic_latency_cycles(c) + 1 +
                   c->core.exit_cycles;

@@ -416,7 +416,7 @@ static double smem_issue(sim_engine *e, int w, double t, sim_op *op)
     uint32_t reps = op->repeat > 1 ? op->repeat : 1;
     /* a stride that is a multiple of the bank count keeps every lane in its
      * bank, so an instance with the same lanes costs what the last one did */
-    int same_banks = op->repeat_stride % (uint32_t)c->smem.bank_count == 0;
+    int same_banks = reps > 1 && op->repeat_stride % (uint32_t)c->smem.bank_count == 0;
     uint64_t cyc_mask = 0;
     double cyc = 0, cyc_first = 0, cyc_sum = 0, chain = 0;
     uint32_t k = 0;

@@ -13,15 +13,7 @@ void prn_double(char *buf, size_t len, double v)
         snprintf(buf, len, "nan");
         return;
     }
-    if (v == floor(v) && fabs(v) < 1e15) {
-        snprintf(buf, len, "%.0f", v);
-        return;
-    }
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(buf, len, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
+    cfg_format_exact(buf, len, v);
 }
 
 void prn_csv_header(FILE *f)
