@@ -253,6 +253,29 @@ static void test_terms_explain_the_bound(void **state)
     assert_int_equal(t.bound, MDL_T_DISPATCH); /* many small workgroups */
 }
 
+/* With no request issued there is no last reply to wait for; one warp in
+ * a thousand issuing brings the whole reply latency back. */
+static void test_no_request_no_reply_tail(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    atom_stats st;
+    mdl_terms t;
+    char err[CFG_ERR_MAX];
+    config(&c);
+    pat_defaults(&p);
+    p.pattern = PAT_BITMASK;
+    p.n = 1 << 20;
+    p.selectivity = 0;
+    assert_int_equal(mdl_predict_terms(&c, &p, &st, &t, err), 0);
+    assert_float_equal(t.cycles[MDL_T_TAIL], 0, 0);
+    p.selectivity = 0.001;
+    assert_int_equal(mdl_predict_terms(&c, &p, &st, &t, err), 0);
+    assert_float_equal(t.cycles[MDL_T_TAIL], mdl_global_atomic_latency_cycles(&c), 1e-6);
+    assert_true(predict(&c, PAT_BITMASK, 1 << 20, 0, 256, 0) < predict(&c, PAT_BITMASK, 1 << 20, 0.001, 256, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_finite_over_export_grid),
         cmocka_unit_test(test_refuses_what_the_simulator_refuses),
         cmocka_unit_test(test_terms_explain_the_bound),
+        cmocka_unit_test(test_no_request_no_reply_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
