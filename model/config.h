@@ -69,6 +69,7 @@ typedef struct cfg_l2 {
     int slice_count;
     int slice_hash;                   /* enum cfg_slice_hash */
     double atomic_issue_cycles;       /* atomic unit: cycles per op it starts */
+    double cas_issue_cycles;          /* the same for compare-and-swap (0: atomic_issue_cycles) */
     double same_address_cycles;       /* RMW dependency: next op on one address waits this long */
     double merged_lane_cycles;        /* extra dependency per additional lane merged into one op */
     int interleave_lines;             /* consecutive lines that map to one slice */

@@ -53,6 +53,7 @@ static const cfg_option options[] = {
     { "l2", "slice_count", CFG_INT, OFF(l2.slice_count), 1, 4096, "80", "slices", 1, NULL, "L2 slices, each with an atomic unit" },
     { "l2", "slice_hash", CFG_ENUM, OFF(l2.slice_hash), 0, 1, "xor", "", 0, hash_names, "line to slice: mod (line % slices) or xor (folded line bits)" },
     { "l2", "atomic_issue_cycles", CFG_DOUBLE, OFF(l2.atomic_issue_cycles), 0.01, 1e4, "1", "cycles", 1, NULL, "atomic unit: cycles per pass over one 32-byte sector of a request" },
+    { "l2", "cas_issue_cycles", CFG_DOUBLE, OFF(l2.cas_issue_cycles), 0, 1e4, "0", "cycles", 1, NULL, "atomic unit: cycles per sector pass of a compare-and-swap request (0: atomic_issue_cycles)" },
     { "l2", "same_address_cycles", CFG_DOUBLE, OFF(l2.same_address_cycles), 0, 1e5, "2", "cycles", 1, NULL, "read-modify-write dependency between ops on one address" },
     { "l2", "merged_lane_cycles", CFG_DOUBLE, OFF(l2.merged_lane_cycles), 0, 1e4, "0", "cycles", 1, NULL, "extra same-address dependency per additional lane of a merged CAS or per-address merge (a whole-warp uniform merge pays none)" },
     { "l2", "interleave_lines", CFG_INT, OFF(l2.interleave_lines), 1, 1 << 16, "1", "lines", 1, NULL, "consecutive lines that map to one slice before hashing" },

@@ -56,7 +56,9 @@ static int rows_smem_word(const pat_params *p) { return is(p, PAT_REDUCE); }
 static int rows_smem_pass(const pat_params *p) { return is(p, PAT_HISTOGRAM_SHARED); }
 
 /* CAS loops: same-address CAS lanes of one instruction resolve as one
- * merged op (coalesce.merge_cas), each extra lane lengthening the chain. */
+ * merged op (coalesce.merge_cas), each extra lane lengthening the chain
+ * (cas-append: one word); sub-word CAS histograms on a few lines saturate
+ * their slices at the CAS pass rate.  Fitted jointly. */
 static int rows_cas(const pat_params *p)
 {
     return is(p, PAT_HISTOGRAM_U8_CAS) || is(p, PAT_HISTOGRAM_U16_CAS) || is(p, PAT_CAS_APPEND);
@@ -80,8 +82,8 @@ static const cal_stage stages[] = {
       rows_slice_hash, hash_mask_candidates },
     { "smem_word", { "smem.same_word_cycles" }, "reduce", rows_smem_word, NULL },
     { "smem_pass", { "smem.atomic_issue_cycles" }, "histogram-shared", rows_smem_pass, NULL },
-    { "cas", { "l2.merged_lane_cycles" }, "histogram-u8-cas, histogram-u16-cas, cas-append (rows that finish)", rows_cas,
-      NULL },
+    { "cas", { "l2.merged_lane_cycles", "l2.cas_issue_cycles" },
+      "histogram-u8-cas, histogram-u16-cas, cas-append (rows that finish)", rows_cas, NULL },
 };
 
 const cal_stage *cal_stages(size_t *count)

@@ -335,9 +335,34 @@ static void queue_fills_to_its_depth(void **state)
         fail_msg("%s", report);
 }
 
+/* l2.cas_issue_cycles prices a compare-and-swap request's sector passes
+ * alone: 0 means the add's rate, a slower CAS pass slows a slice-bound CAS
+ * histogram and leaves an add histogram's every cycle unchanged. */
+static void cas_passes_have_their_own_rate(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    th_config(&c, "gpu.sm_count=8", "l2.atomic_issue_cycles=2", "l2.cas_issue_cycles=0", NULL);
+    th_params(&p, PAT_HISTOGRAM_U8_CAS, 16384, 256);
+    p.bins = 512;
+    double same = th_run(&c, &p).cycles;
+    th_config(&c, "gpu.sm_count=8", "l2.atomic_issue_cycles=2", "l2.cas_issue_cycles=2", NULL);
+    assert_float_equal(th_run(&c, &p).cycles, same, 0);
+    th_config(&c, "gpu.sm_count=8", "l2.atomic_issue_cycles=2", "l2.cas_issue_cycles=8", NULL);
+    double slow = th_run(&c, &p).cycles;
+    assert_true(slow > 1.5 * same);
+    th_params(&p, PAT_HISTOGRAM, 16384, 256);
+    p.bins = 512;
+    double add = th_run(&c, &p).cycles;
+    th_config(&c, "gpu.sm_count=8", "l2.atomic_issue_cycles=2", "l2.cas_issue_cycles=0", NULL);
+    assert_float_equal(th_run(&c, &p).cycles, add, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cas_passes_have_their_own_rate),
         cmocka_unit_test(counter_ops),
         cmocka_unit_test(counter_aggregated_one_op_per_warp),
         cmocka_unit_test(bitmask_ops),
