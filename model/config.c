@@ -178,8 +178,9 @@ static int on_entry(void *user, const char *section, const char *key, const char
 {
     struct load_ctx *ctx = user;
     char msg[CFG_ERR_MAX];
-    if (ctx->failed)
-        return 0;
+    if (ctx->failed || ctx->err_line)
+        return 0; /* libinih goes on after an error: keep the first message
+                   * (an include would reuse the buffer that holds it) */
     if (!section[0] && !strcmp(key, "include")) {
         /* relative to the including file: calibration overlays sit beside it */
         char inc[1024];
@@ -202,8 +203,6 @@ static int on_entry(void *user, const char *section, const char *key, const char
         }
         return 1;
     }
-    if (ctx->err_line)
-        return 0; /* libinih goes on after an error: keep the first message */
     const cfg_option *o = cfg_find(section, key);
     if (!o) {
         snprintf(ctx->err, CFG_ERR_MAX, "unknown key '%s' in section [%s]", key, section);

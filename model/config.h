@@ -17,6 +17,8 @@
 enum cfg_slice_hash { CFG_HASH_MOD = 0, CFG_HASH_XOR = 1 };
 /* Which lanes of one atomic instruction leave the SM as one L2 op. */
 enum cfg_merge_rule { CFG_MERGE_NONE = 0, CFG_MERGE_UNIFORM = 1, CFG_MERGE_PER_ADDRESS = 2 };
+/* Which requests a full slice queue holds in their SM's memory port. */
+enum cfg_queue_hold { CFG_HOLD_ALL = 0, CFG_HOLD_RETURNING = 1 };
 
 typedef struct cfg_gpu {
     char name[CFG_NAME_MAX];
@@ -77,6 +79,7 @@ typedef struct cfg_l2 {
     double atomic_latency_cycles;     /* op start to its result leaving the slice */
     double store_issue_cycles;        /* cycles per line store */
     int queue_depth_requests;         /* per slice; full queues stall the SM that feeds them */
+    int full_queue_holds;             /* enum cfg_queue_hold */
     int hol_blocking;                 /* 1: an op waiting on its address blocks the slice behind it */
     double size_bytes;
 } cfg_l2;

@@ -9,6 +9,7 @@
 
 static const char *const hash_names[] = { "mod", "xor", NULL };
 static const char *const merge_names[] = { "none", "uniform", "per_address", NULL };
+static const char *const hold_names[] = { "all", "returning", NULL };
 
 /* Defaults describe a generic Hopper-class GPU; configs/ override them. */
 static const cfg_option options[] = {
@@ -61,6 +62,7 @@ static const cfg_option options[] = {
     { "l2", "atomic_latency_cycles", CFG_DOUBLE, OFF(l2.atomic_latency_cycles), 0, 1e5, "60", "cycles", 1, NULL, "op start to its reply leaving the slice" },
     { "l2", "store_issue_cycles", CFG_DOUBLE, OFF(l2.store_issue_cycles), 0, 1e4, "1", "cycles", 1, NULL, "slice cycles per line store" },
     { "l2", "queue_depth_requests", CFG_INT, OFF(l2.queue_depth_requests), 1, 1 << 20, "64", "requests", 1, NULL, "requests a slice queues before it stalls senders" },
+    { "l2", "full_queue_holds", CFG_ENUM, OFF(l2.full_queue_holds), 0, 1, "all", "", 0, hold_names, "senders a full slice queue holds in their SM's port: all, or returning (only requests whose reply the warp waits for; reductions and stores wait in buffers on the way)" },
     { "l2", "hol_blocking", CFG_BOOL, OFF(l2.hol_blocking), 0, 1, "0", "", 1, NULL, "a request waiting on its addresses blocks the requests behind it" },
     { "l2", "size_bytes", CFG_DOUBLE, OFF(l2.size_bytes), 1024, 1e12, "52428800", "bytes", 0, NULL, "L2 capacity" },
 

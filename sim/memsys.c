@@ -46,7 +46,7 @@ struct mem_sys {
     const cfg_config *cfg;
     int nslices, qdepth, line_shift, line_bytes;
     double xbar, lsu, lsu_ret, issue, cas_issue, same_addr, atom_lat, store_issue, dram_lat, dram_bpc;
-    int merge_rule, merge_cas, compiler_agg, hol, hash, interleave;
+    int merge_rule, merge_cas, compiler_agg, hol, hash, interleave, hold_all;
     /* the slice hash does not see some low line bits: the line's bits
      * below squeeze_bits go through squeeze[] (kept bits packed down), the
      * rest shift down by squeeze_drop */
@@ -120,6 +120,7 @@ int mem_open(const cfg_config *cfg, const sim_layout *lay, mem_sys **out, char e
     }
     m->merged_lane = cfg->l2.merged_lane_cycles;
     m->hol = cfg->l2.hol_blocking;
+    m->hold_all = cfg->l2.full_queue_holds == CFG_HOLD_ALL;
     m->hash = cfg->l2.slice_hash;
     if ((double)m->nslices * m->qdepth > 64e6) {
         snprintf(err, CFG_ERR_MAX, "l2.slice_count x l2.queue_depth_requests = %.0f queue entries is too many (max 6.4e7)",
@@ -283,9 +284,9 @@ static int coalesce(mem_sys *m, const sim_op *op, int *nops_out)
 }
 
 /* Sends request r from SM `sm` no earlier than t: the memory port (busy
- * `port` cycles for it), the crossbar and the slice's bounded queue.
- * Returns the admission cycle. */
-static double send_request(mem_sys *m, int sm, double t, double port, slice *sl, double *arrival)
+ * `port` cycles for it), the crossbar and the slice's bounded queue; a
+ * full queue holds the port too when `holds`.  Returns the admission cycle. */
+static double send_request(mem_sys *m, int sm, double t, double port, slice *sl, double *arrival, int holds)
 {
     /* All requests of one instruction leave together; the port then stays
      * busy for lsu cycles per request.  The engine only issues a memory
@@ -296,7 +297,7 @@ static double send_request(mem_sys *m, int sm, double t, double port, slice *sl,
     double arr = t + m->xbar;
     double slot_free = sl->ring[sl->pos]; /* departure of the request Q places back */
     double adm = arr > slot_free ? arr : slot_free;
-    if (adm > arr) {
+    if (adm > arr && holds) {
         /* a full queue holds the request in the port: later sends wait */
         double hold = adm - m->xbar + port;
         if (hold > m->port_free[sm])
@@ -442,12 +443,16 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
      * port: H100 sub-word CAS histograms with few conflicts (a returning
      * read and CAS per lane) cost more per request than distinct-lines */
     double port = m->lsu + (op->result_used ? m->lsu_ret : 0);
+    /* H100: a reduction's full queue does not hold its port (the shared
+     * histogram's flush stays slice-bound at 4 to 64 lines), a CAS's does
+     * (the sparse one-word races need it) */
+    int holds = m->hold_all || op->result_used || op->atomic == SIM_ATOMIC_CAS;
     m->atomic_instructions++;
     m->l2_requests += nreq;
     for (int r = 0; r < nreq; r++) {
         slice *sl = &m->slices[slice_of(m, m->req_line[r])];
         double arrival;
-        double adm = send_request(m, sm, t, port, sl, &arrival);
+        double adm = send_request(m, sm, t, port, sl, &arrival, holds);
         double start = adm > sl->free ? adm : sl->free;
         double base = line_ready(m, m->req_line[r], start, r, 1);
         /* The atomic unit works a request sector by sector; a pass updates
@@ -509,7 +514,7 @@ double mem_store(mem_sys *m, int sm, double t, const sim_op *op, double *sent)
     for (int r = 0; r < nreq; r++) {
         slice *sl = &m->slices[slice_of(m, m->req_line[r])];
         double arrival;
-        double adm = send_request(m, sm, t, m->lsu, sl, &arrival);
+        double adm = send_request(m, sm, t, m->lsu, sl, &arrival, m->hold_all);
         double start = adm > sl->free ? adm : sl->free;
         /* write-back: the line's sectors leave for DRAM at DRAM's pace */
         double bytes = req_bytes(m, r);

@@ -55,6 +55,7 @@ expect "config value out of range (file:line, key)" 2 "bad_range\.ini:2:.*gpu\.s
 expect "config garbage number (file:line, value)" 2 "bad_number\.ini:3:.*12abc" run --config $D/bad_number.ini
 expect "config cross-field check" 2 "max_wg_size" run --config $D/bad_cross_field.ini
 expect "first of two config errors: its line, its text" 2 "bad_two_errors\.ini:3: .*malformed" run --config $D/bad_two_errors.ini
+expect "an error before an include keeps its message" 2 "bad_error_then_include\.ini:4: .*sm_cuont" run --config $D/bad_error_then_include.ini
 expect "missing config file (named)" 2 "$tmp/none\.ini" run --config "$tmp/none.ini"
 # A directory opens for reading but is no config (and root can read any
 # mode-000 file, so this is the unreadable case that holds for everyone).

@@ -359,9 +359,39 @@ static void cas_passes_have_their_own_rate(void **state)
     assert_float_equal(th_run(&c, &p).cycles, add, 0);
 }
 
+/* l2.full_queue_holds = returning: a full slice queue holds the SM's port
+ * only for requests whose reply the warp waits for.  Fire-and-forget adds
+ * then never hold it; a returning add (compaction's slot) still does. */
+static void only_returning_requests_hold_the_port(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    th_config(&c, "gpu.sm_count=8", "l2.queue_depth_requests=16", NULL);
+    th_merge(&c, 0);
+    th_params(&p, PAT_COUNTER, 65536, 1024);
+    atom_stats all = th_run(&c, &p);
+    assert_true(all.stall_backpressure_cycles > 0);
+    th_config(&c, "gpu.sm_count=8", "l2.queue_depth_requests=16", "l2.full_queue_holds=returning", NULL);
+    th_merge(&c, 0);
+    atom_stats ret = th_run(&c, &p);
+    /* what is left is the port's own send time, not the queue's hold */
+    assert_true(ret.stall_backpressure_cycles < 0.05 * all.stall_backpressure_cycles);
+    /* the one hot slice sets the pace either way */
+    assert_true(fabs(ret.cycles - all.cycles) < 0.05 * all.cycles);
+    th_params(&p, PAT_COMPACTION, 65536, 1024);
+    atom_stats comp_ret = th_run(&c, &p);
+    th_config(&c, "gpu.sm_count=8", "l2.queue_depth_requests=16", NULL);
+    th_merge(&c, 0);
+    atom_stats comp_all = th_run(&c, &p);
+    /* its returning adds are still held (its stores no longer are) */
+    assert_true(comp_ret.stall_backpressure_cycles > 0.5 * comp_all.stall_backpressure_cycles);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(only_returning_requests_hold_the_port),
         cmocka_unit_test(cas_passes_have_their_own_rate),
         cmocka_unit_test(counter_ops),
         cmocka_unit_test(counter_aggregated_one_op_per_warp),
