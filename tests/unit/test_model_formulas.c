@@ -232,25 +232,35 @@ static void test_refuses_what_the_simulator_refuses(void **state)
     assert_non_null(strstr(err, "max_smem_per_wg_bytes"));
 }
 
-static void test_terms_explain_the_bound(void **state)
+/* The terms behind one prediction; wg 0 and s < 0 keep the defaults. */
+static mdl_terms terms_of(const cfg_config *c, enum pat_id id, uint64_t n, int wg, double s)
 {
-    (void)state;
-    cfg_config c;
     pat_params p;
     atom_stats st;
     mdl_terms t;
     char err[CFG_ERR_MAX];
-    config(&c);
     pat_defaults(&p);
-    p.pattern = PAT_COUNTER;
-    p.n = 1 << 24;
-    assert_int_equal(mdl_predict_terms(&c, &p, &st, &t, err), 0);
-    assert_int_equal(t.bound, MDL_T_ADDRESS); /* one word, every warp */
+    p.pattern = id;
+    p.n = n;
+    if (wg)
+        p.wg = wg;
+    if (s >= 0)
+        p.selectivity = s;
+    if (mdl_predict_terms(c, &p, &st, &t, err))
+        fail_msg("%s: %s", pat_name(id), err);
+    return t;
+}
+
+static void test_terms_explain_the_bound(void **state)
+{
+    (void)state;
+    cfg_config c;
+    config(&c);
+    /* one word, every warp */
+    assert_int_equal(terms_of(&c, PAT_COUNTER, 1 << 24, 0, -1).bound, MDL_T_ADDRESS);
     assert_string_equal(mdl_term_name(MDL_T_ADDRESS), "same_address");
-    p.pattern = PAT_STORE;
-    p.wg = 32;
-    assert_int_equal(mdl_predict_terms(&c, &p, &st, &t, err), 0);
-    assert_int_equal(t.bound, MDL_T_DISPATCH); /* many small workgroups */
+    /* many small workgroups */
+    assert_int_equal(terms_of(&c, PAT_STORE, 1 << 24, 32, -1).bound, MDL_T_DISPATCH);
 }
 
 /* With no request issued there is no last reply to wait for; one warp in
@@ -259,20 +269,10 @@ static void test_no_request_no_reply_tail(void **state)
 {
     (void)state;
     cfg_config c;
-    pat_params p;
-    atom_stats st;
-    mdl_terms t;
-    char err[CFG_ERR_MAX];
     config(&c);
-    pat_defaults(&p);
-    p.pattern = PAT_BITMASK;
-    p.n = 1 << 20;
-    p.selectivity = 0;
-    assert_int_equal(mdl_predict_terms(&c, &p, &st, &t, err), 0);
-    assert_float_equal(t.cycles[MDL_T_TAIL], 0, 0);
-    p.selectivity = 0.001;
-    assert_int_equal(mdl_predict_terms(&c, &p, &st, &t, err), 0);
-    assert_float_equal(t.cycles[MDL_T_TAIL], mdl_global_atomic_latency_cycles(&c), 1e-6);
+    assert_float_equal(terms_of(&c, PAT_BITMASK, 1 << 20, 0, 0).cycles[MDL_T_TAIL], 0, 0);
+    assert_float_equal(terms_of(&c, PAT_BITMASK, 1 << 20, 0, 0.001).cycles[MDL_T_TAIL],
+                       mdl_global_atomic_latency_cycles(&c), 1e-6);
     assert_true(predict(&c, PAT_BITMASK, 1 << 20, 0, 256, 0) < predict(&c, PAT_BITMASK, 1 << 20, 0.001, 256, 0));
 }
 
