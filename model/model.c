@@ -84,8 +84,6 @@ static double instr(const cfg_config *c, int key, int sel, int bin, int addr)
            addr * k->address_instructions;
 }
 
-/* One ALU block, one global operation (issued with probability p), exit:
- * the shape of store, counter, bitmask, histogram and distinct-lines. */
 /* The kernel ends when its last request has been served; with no request
  * at all (selectivity 0) there is none to wait for.  H100 bitmask: 6.50 us
  * at selectivity 0 against 6.75 at 0.001 and 6.94 at 1. */
@@ -94,6 +92,8 @@ static double reply_tail(const body *b, double p, double cycles)
     return cycles * (1 - pow(1 - p, b->warps));
 }
 
+/* One ALU block, one global operation (issued with probability p), exit:
+ * the shape of store, counter, bitmask, histogram and distinct-lines. */
 static void simple_kernel(const cfg_config *c, body *b, double alu, double p, int waits_reply)
 {
     b->warp_instr += b->warps * (alu + p + 1);

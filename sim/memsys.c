@@ -435,8 +435,8 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
     int ngroups;
     int nreq = coalesce(m, op, &ngroups);
     int nsect = m->line_bytes / 32;
-    /* H100 sub-word CAS histograms that saturate one or two slices run
-     * 20-29% faster than passes at the add's rate allow */
+    /* H100 sub-word CAS histograms that saturate one to four slices run
+     * 12-29% faster than passes at the add's rate allow */
     double issue = op->atomic == SIM_ATOMIC_CAS ? m->cas_issue : m->issue;
     double reply = t;
     /* an atomic whose old value the warp uses brings data back through the
@@ -444,9 +444,10 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
      * read and CAS per lane) cost more per request than distinct-lines */
     double port = m->lsu + (op->result_used ? m->lsu_ret : 0);
     /* H100: a reduction's full queue does not hold its port (the shared
-     * histogram's flush stays slice-bound at 4 to 64 lines), a CAS's does
-     * (the sparse one-word races need it) */
-    int holds = m->hold_all || op->result_used || op->atomic == SIM_ATOMIC_CAS;
+     * histogram's flush stays slice-bound at 4 to 64 lines), a returning
+     * atomic's does (the sparse one-word CAS races need it; every CAS
+     * returns its old value) */
+    int holds = m->hold_all || op->result_used;
     m->atomic_instructions++;
     m->l2_requests += nreq;
     for (int r = 0; r < nreq; r++) {

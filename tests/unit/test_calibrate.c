@@ -76,6 +76,20 @@ static void options(cal_options *o)
     o->max_evals = 14;
 }
 
+/* One stage fitting the single key `name` on every row of d (integer keys
+ * from `cand` when given; max_evals 0 keeps the options' budget). */
+static void fit_one(cfg_config *cfg, const char *name, const int *cand, int max_evals, const val_dataset *d,
+                    cal_stage_result *r)
+{
+    cal_stage st = { "test", { name }, "all", all_rows, cand };
+    const cfg_option *k[] = { key(name) };
+    cal_options o;
+    options(&o);
+    if (max_evals)
+        o.max_evals = max_evals;
+    assert_int_equal(cal_fit_stage(cfg, &st, k, 1, d, NULL, &o, r, err), 0);
+}
+
 /* same_address_cycles = 3 behind the counters; the fit starts at 1.5. */
 static void recovers_real_key(void **state)
 {
@@ -88,12 +102,8 @@ static void recovers_real_key(void **state)
     synth(&d, ps, 3, &truth);
     base_config(&cfg);
     cfg.l2.same_address_cycles = 1.5;
-    cal_stage st = { "test", { "l2.same_address_cycles" }, "all", all_rows, NULL };
-    const cfg_option *k[] = { key("l2.same_address_cycles") };
-    cal_options o;
-    options(&o);
     cal_stage_result r;
-    assert_int_equal(cal_fit_stage(&cfg, &st, k, 1, &d, NULL, &o, &r, err), 0);
+    fit_one(&cfg, "l2.same_address_cycles", NULL, 0, &d, &r);
     assert_int_equal(r.rows, 3);
     assert_true(r.obj_after < r.obj_before);
     assert_true(fabs(cfg.l2.same_address_cycles - 3.0) < 0.1);
@@ -116,12 +126,8 @@ static void recovers_integer_key(void **state)
     base_config(&cfg);
     cfg.l2.interleave_lines = 8;
     static const int cand[] = { 1, 2, 4, 8, -1 };
-    cal_stage st = { "test", { "l2.interleave_lines" }, "all", all_rows, cand };
-    const cfg_option *k[] = { key("l2.interleave_lines") };
-    cal_options o;
-    options(&o);
     cal_stage_result r;
-    assert_int_equal(cal_fit_stage(&cfg, &st, k, 1, &d, NULL, &o, &r, err), 0);
+    fit_one(&cfg, "l2.interleave_lines", cand, 0, &d, &r);
     assert_int_equal(cfg.l2.interleave_lines, 2);
     assert_true(r.obj_after < 1e-9);
     free(d.rows);
@@ -137,13 +143,8 @@ static void keeps_start_when_best(void **state)
     pat_params ps[] = { row(PAT_STORE, 1 << 14, 1, 1), row(PAT_STORE, 1 << 16, 1, 1) };
     val_dataset d;
     synth(&d, ps, 2, &cfg);
-    cal_stage st = { "test", { "launch.kernel_overhead_cycles" }, "all", all_rows, NULL };
-    const cfg_option *k[] = { key("launch.kernel_overhead_cycles") };
-    cal_options o;
-    options(&o);
-    o.max_evals = 6;
     cal_stage_result r;
-    assert_int_equal(cal_fit_stage(&cfg, &st, k, 1, &d, NULL, &o, &r, err), 0);
+    fit_one(&cfg, "launch.kernel_overhead_cycles", NULL, 6, &d, &r);
     assert_true(cfg.launch.kernel_overhead_cycles == 6000);
     assert_true(r.obj_after <= r.obj_before);
     free(d.rows);
@@ -163,12 +164,8 @@ static void ignores_gains_below_noise(void **state)
     synth(&d, ps, 2, &truth);
     base_config(&cfg);
     cfg.launch.kernel_overhead_cycles = 6003;
-    cal_stage st = { "test", { "launch.kernel_overhead_cycles" }, "all", all_rows, NULL };
-    const cfg_option *k[] = { key("launch.kernel_overhead_cycles") };
-    cal_options o;
-    options(&o);
     cal_stage_result r;
-    assert_int_equal(cal_fit_stage(&cfg, &st, k, 1, &d, NULL, &o, &r, err), 0);
+    fit_one(&cfg, "launch.kernel_overhead_cycles", NULL, 0, &d, &r);
     assert_true(r.obj_before > 0); /* there is a misfit to chase */
     assert_true(cfg.launch.kernel_overhead_cycles == 6003);
     assert_true(r.obj_after == r.obj_before);
