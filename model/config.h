@@ -40,6 +40,7 @@ typedef struct cfg_launch {
     double kernel_overhead_cycles;    /* launch to the first workgroup starting, plus end of kernel */
     double wg_dispatch_cycles;        /* global workgroup dispatcher: one workgroup per this many cycles */
     double wg_retire_cycles;          /* an SM's slot freed after its workgroup ends */
+    int retire_waits_for_acks;        /* 1: ...and after the L2 acknowledged its global stores and atomics */
 } cfg_launch;
 
 typedef struct cfg_core {
@@ -82,6 +83,7 @@ typedef struct cfg_l2 {
     int full_queue_holds;             /* enum cfg_queue_hold */
     int hol_blocking;                 /* 1: an op waiting on its address blocks the slice behind it */
     double size_bytes;
+    int warm_start;                   /* 1: buffers start resident, as cleared just before the kernel */
 } cfg_l2;
 
 typedef struct cfg_dram {

@@ -31,6 +31,7 @@ static const cfg_option options[] = {
     { "launch", "kernel_overhead_cycles", CFG_DOUBLE, OFF(launch.kernel_overhead_cycles), 0, 1e9, "4000", "cycles", 1, NULL, "fixed cost of one dispatch between its timestamps" },
     { "launch", "wg_dispatch_cycles", CFG_DOUBLE, OFF(launch.wg_dispatch_cycles), 0, 1e6, "1", "cycles", 1, NULL, "global dispatcher: cycles between two workgroup launches" },
     { "launch", "wg_retire_cycles", CFG_DOUBLE, OFF(launch.wg_retire_cycles), 0, 1e6, "200", "cycles", 1, NULL, "from a workgroup's end to its slot taking a new one" },
+    { "launch", "retire_waits_for_acks", CFG_BOOL, OFF(launch.retire_waits_for_acks), 0, 1, "0", "", 0, NULL, "a workgroup's slot frees only once the L2 has acknowledged every global store and atomic it sent, fire-and-forget ones included" },
 
     { "core", "alu_latency_cycles", CFG_DOUBLE, OFF(core.alu_latency_cycles), 1, 1000, "4", "cycles", 1, NULL, "dependent ALU instruction latency" },
     { "core", "key_instructions", CFG_INT, OFF(core.key_instructions), 0, 10000, "12", "instructions", 0, NULL, "global id and lowbias32" },
@@ -65,6 +66,7 @@ static const cfg_option options[] = {
     { "l2", "full_queue_holds", CFG_ENUM, OFF(l2.full_queue_holds), 0, 1, "all", "", 0, hold_names, "senders a full slice queue holds in their SM's port: all, or returning (only requests whose reply the warp waits for; reductions and stores wait in buffers on the way)" },
     { "l2", "hol_blocking", CFG_BOOL, OFF(l2.hol_blocking), 0, 1, "0", "", 1, NULL, "a request waiting on its addresses blocks the requests behind it" },
     { "l2", "size_bytes", CFG_DOUBLE, OFF(l2.size_bytes), 1024, 1e12, "52428800", "bytes", 0, NULL, "L2 capacity" },
+    { "l2", "warm_start", CFG_BOOL, OFF(l2.warm_start), 0, 1, "0", "", 0, NULL, "the buffers start in L2 (up to its capacity), as after the clear that the harness submits just before the timed kernel; 0: every line misses on first touch" },
 
     { "dram", "latency_cycles", CFG_DOUBLE, OFF(dram.latency_cycles), 0, 1e6, "500", "cycles", 1, NULL, "L2 miss to data" },
     { "dram", "bandwidth_gbps", CFG_DOUBLE, OFF(dram.bandwidth_gbps), 1, 1e6, "3350", "GB/s", 0, NULL, "DRAM bandwidth" },

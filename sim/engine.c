@@ -26,6 +26,7 @@ typedef struct wg_slot {
     int warps_left;
     int bar_count;
     double bar_time;
+    double ack_time; /* its last global store or atomic acknowledged at the SM */
 } wg_slot;
 
 struct sim_engine {
@@ -281,6 +282,7 @@ static void launch_wg(sim_engine *e, int slot, double t)
     s->warps_left = e->warps_per_wg;
     s->bar_count = 0;
     s->bar_time = 0;
+    s->ack_time = start;
     uint32_t *sm = &e->smem[(size_t)slot * (size_t)e->smem_words_alloc];
     memset(sm, 0, (size_t)e->smem_words_alloc * sizeof *sm); /* real hardware leaves garbage; patterns zero it */
     int lanes = e->ctx.lanes;
@@ -477,11 +479,19 @@ static void op_save(sim_op *dst, const sim_op *src)
 static void warp_exit(sim_engine *e, int w, double t)
 {
     int slot = w / e->warps_per_wg;
+    wg_slot *s = &e->slots[slot];
     double te = t + e->cfg.core.exit_cycles;
     if (te > e->end_warps)
         e->end_warps = te;
-    if (--e->slots[slot].warps_left == 0 && e->next_wg < e->wg_total)
-        launch_wg(e, slot, te + e->cfg.launch.wg_retire_cycles);
+    if (--s->warps_left == 0 && e->next_wg < e->wg_total) {
+        /* H100, one workgroup per SM: a store adds about 190 cycles to a
+         * workgroup's life and an atomic about 340, the round trip to L2,
+         * though neither returns a value the warps wait for */
+        double free_at = te;
+        if (e->cfg.launch.retire_waits_for_acks && s->ack_time > free_at)
+            free_at = s->ack_time;
+        launch_wg(e, slot, free_at + e->cfg.launch.wg_retire_cycles);
+    }
 }
 
 static void barrier_arrive(sim_engine *e, int w, double t)
@@ -535,7 +545,7 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
         sim_warp *wp = &e->warps[w];
         double t = ev.t;
         double *sched = &e->sched_free[e->warp_sched[w]];
-        double ready, st, sent, done;
+        double ready, st, sent, done, ack;
 
         int replay = e->pending[w];
         sim_op *op = &e->op;
@@ -586,6 +596,11 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
                 done = mem_store(e->mem, sm, st, op, &sent);
             if (done > e->end_mem)
                 e->end_mem = done;
+            /* an atomic's reply is back at the SM at `done`; a store's
+             * acknowledgement leaves the slice then */
+            ack = op->kind == SIM_OP_GATOMIC ? done : done + c->xbar.latency_cycles;
+            if (ack > e->slots[e->warp_slot[w]].ack_time)
+                e->slots[e->warp_slot[w]].ack_time = ack;
             if (replay && --e->port_waiting[sm] > 0) {
                 double when = mem_port_free(e->mem, sm);
                 heap_push(e, when > t ? when : t, (uint32_t)port_dequeue(e, sm));

@@ -584,6 +584,33 @@ static void same_input_same_numbers(void **state)
     }
 }
 
+/* With retire_waits_for_acks a workgroup's slot frees only when the L2 has
+ * acknowledged its stores and atomics.  One slot on one SM runs the 16
+ * workgroups back to back, so each pays at least the two crossbar trips
+ * (500 cycles each here) that its fire-and-forget ops would otherwise hide;
+ * a workgroup that sends nothing pays nothing. */
+static void retire_waits_for_acks(void **state)
+{
+    (void)state;
+    static const enum pat_id ids[] = { PAT_STORE, PAT_BITMASK };
+    cfg_config c;
+    pat_params p;
+    for (size_t i = 0; i < 2; i++) {
+        double cycles[2][2];
+        for (int waits = 0; waits < 2; waits++)
+            for (int sends = 0; sends < 2; sends++) {
+                th_config(&c, "gpu.sm_count=1", "gpu.max_wg_per_sm=1", "xbar.latency_cycles=500", "core.exit_cycles=0",
+                          waits ? "launch.retire_waits_for_acks=1" : "launch.retire_waits_for_acks=0", NULL);
+                th_params(&p, ids[i], 4096, 256);
+                p.selectivity = sends;
+                cycles[waits][sends] = th_run(&c, &p).cycles;
+            }
+        if (cycles[1][1] - cycles[0][1] < 15 * 2 * 500.0 - 15 * 10.0)
+            fail_msg("%s: %g cycles waiting for acks, %g without", pat_name(ids[i]), cycles[1][1], cycles[0][1]);
+        assert_true(cycles[1][0] == cycles[0][0]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -595,6 +622,7 @@ int main(void)
         cmocka_unit_test(hol_blocking_holds_the_slice),
         cmocka_unit_test(cas_round_counts),
         cmocka_unit_test(occupancy_by_shared_memory),
+        cmocka_unit_test(retire_waits_for_acks),
         cmocka_unit_test(occupancy_never_speeds_up_latency_bound_runs),
         cmocka_unit_test(bad_launch_shapes_are_input_errors),
         cmocka_unit_test(schedulers_shared_by_all_resident_warps),

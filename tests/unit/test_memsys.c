@@ -301,6 +301,29 @@ static void l2_misses(void **state)
     assert_int_equal((int)th_run(&c, &p).l2_misses, 256);
 }
 
+/* A warm start puts the buffers in L2 up to its capacity: a 64-line buffer
+ * never misses in the default L2, and misses as if cold in an 8-line one
+ * (its lines evict each other before they come round again). */
+static void warm_start_fills_up_to_capacity(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    th_params(&p, PAT_DISTINCT_LINES, 256, 32);
+    p.addresses = 64;
+    th_config(&c, "gpu.sm_count=1", "l2.warm_start=1", NULL);
+    assert_int_equal((int)th_run(&c, &p).l2_misses, 0);
+    th_config(&c, "gpu.sm_count=1", "l2.warm_start=1", "l2.size_bytes=1024", NULL);
+    assert_int_equal((int)th_run(&c, &p).l2_misses, 256);
+    /* no misses, no DRAM latency in the reply: a lone counter op's round trip shrinks by it */
+    th_params(&p, PAT_COUNTER, 32, 32);
+    th_config(&c, "gpu.sm_count=1", "dram.latency_cycles=5000", NULL);
+    double cold = th_run(&c, &p).cycles;
+    th_config(&c, "gpu.sm_count=1", "dram.latency_cycles=5000", "l2.warm_start=1", NULL);
+    double warm = th_run(&c, &p).cycles;
+    assert_true(cold - warm >= 5000);
+}
+
 /* A saturated slice fills its queue: the deepest queue seen on arrival is
  * Q - 1 (the request that waits for a free entry sees the other Q - 1
  * still queued), for small and large Q alike. */
@@ -401,6 +424,7 @@ int main(void)
         cmocka_unit_test(merge_rules),
         cmocka_unit_test(store_requests),
         cmocka_unit_test(l2_misses),
+        cmocka_unit_test(warm_start_fills_up_to_capacity),
         cmocka_unit_test(queue_fills_to_its_depth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
