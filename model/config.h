@@ -75,6 +75,7 @@ typedef struct cfg_l2 {
     double cas_issue_cycles;          /* the same for compare-and-swap (0: atomic_issue_cycles) */
     double same_address_cycles;       /* RMW dependency: next op on one address waits this long */
     double merged_lane_cycles;        /* extra dependency per additional lane merged into one op */
+    double word_chain_cycles;         /* RMW latency per chained lane when the slice interleaves lines (0: off) */
     int interleave_lines;             /* consecutive lines that map to one slice */
     int hash_ignore_mask;             /* line-index bits the slice hash ignores */
     double atomic_latency_cycles;     /* op start to its result leaving the slice */

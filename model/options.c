@@ -58,6 +58,7 @@ static const cfg_option options[] = {
     { "l2", "cas_issue_cycles", CFG_DOUBLE, OFF(l2.cas_issue_cycles), 0, 1e4, "0", "cycles", 1, NULL, "atomic unit: cycles per sector pass of a compare-and-swap request (0: atomic_issue_cycles)" },
     { "l2", "same_address_cycles", CFG_DOUBLE, OFF(l2.same_address_cycles), 0, 1e5, "2", "cycles", 1, NULL, "read-modify-write dependency between ops on one address" },
     { "l2", "merged_lane_cycles", CFG_DOUBLE, OFF(l2.merged_lane_cycles), 0, 1e4, "0", "cycles", 1, NULL, "extra same-address dependency per additional lane of a merged CAS or per-address merge (a whole-warp uniform merge pays none)" },
+    { "l2", "word_chain_cycles", CFG_DOUBLE, OFF(l2.word_chain_cycles), 0, 1e4, "0", "cycles", 0, NULL, "read-modify-write latency of each link of a chain of one request's lanes on one word, when the slice is interleaving requests to other lines (shared by those lines; 0: chains run at the pass rate)" },
     { "l2", "interleave_lines", CFG_INT, OFF(l2.interleave_lines), 1, 1 << 16, "1", "lines", 1, NULL, "consecutive lines that map to one slice before hashing" },
     { "l2", "hash_ignore_mask", CFG_INT, OFF(l2.hash_ignore_mask), 0, 65535, "0", "", 1, NULL, "line-index bits the slice hash ignores (4: lines l and l^4 share a slice)" },
     { "l2", "atomic_latency_cycles", CFG_DOUBLE, OFF(l2.atomic_latency_cycles), 0, 1e5, "60", "cycles", 1, NULL, "op start to its reply leaving the slice" },

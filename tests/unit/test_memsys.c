@@ -324,6 +324,34 @@ static void warm_start_fills_up_to_capacity(void **state)
     assert_true(cold - warm >= 5000);
 }
 
+/* A chain of one request's lanes on one word pays word_chain_cycles per link,
+ * shared by the lines the slice interleaves: distinct-lines with two lines
+ * on one slice (16 lanes a request on one word) runs at 10 / 2 cycles a
+ * lane instead of 1; a two-bin histogram (one line: forwarded back to back)
+ * does not change by a cycle. */
+static void word_chains_pay_latency_when_lines_interleave(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    double cycles[2][2];
+    for (int on = 0; on < 2; on++) {
+        th_config(&c, "gpu.sm_count=1", "l2.slice_count=1", "l2.atomic_issue_cycles=1",
+                  on ? "l2.word_chain_cycles=10" : "l2.word_chain_cycles=0", NULL);
+        th_merge(&c, 0);
+        th_params(&p, PAT_DISTINCT_LINES, 8192, 256);
+        p.addresses = 2;
+        cycles[on][0] = th_run(&c, &p).cycles;
+        th_params(&p, PAT_HISTOGRAM, 8192, 256);
+        p.bins = 2;
+        cycles[on][1] = th_run(&c, &p).cycles;
+    }
+    /* 8192 lane-ops: about 8192 cycles of passes, 40960 of chained links */
+    if (cycles[1][0] - cycles[0][0] < 0.9 * (8192 * 5.0 - 8192 * 1.0))
+        fail_msg("two lines: %g cycles with chains, %g without", cycles[1][0], cycles[0][0]);
+    assert_true(cycles[1][1] == cycles[0][1]);
+}
+
 /* A saturated slice fills its queue: the deepest queue seen on arrival is
  * Q - 1 (the request that waits for a free entry sees the other Q - 1
  * still queued), for small and large Q alike. */
@@ -424,6 +452,7 @@ int main(void)
         cmocka_unit_test(merge_rules),
         cmocka_unit_test(store_requests),
         cmocka_unit_test(l2_misses),
+        cmocka_unit_test(word_chains_pay_latency_when_lines_interleave),
         cmocka_unit_test(warm_start_fills_up_to_capacity),
         cmocka_unit_test(queue_fills_to_its_depth),
     };
