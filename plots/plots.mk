@@ -18,7 +18,9 @@ PLOTS_STUDIES := $(PLOTS_DATA)/studies
 PLOTS_COSTS := $(PLOTS_DATA)/costs
 PLOT_MAX_EVENTS ?= 1e6
 STUDY_CSV := $(patsubst configs/studies/%.ini,$(PLOTS_STUDIES)/%.csv,$(sort $(wildcard configs/studies/*.ini)))
-PLOT_GPUS := $(patsubst validate/data/%.csv,%,$(sort $(wildcard validate/data/*.csv)))
+# datasets with a config of their own name (the probe runs, h100-mechanisms*,
+# are read with configs/h100.ini by hand, not plotted)
+PLOT_GPUS := $(foreach g,$(patsubst validate/data/%.csv,%,$(sort $(wildcard validate/data/*.csv))),$(if $(wildcard configs/$(g).ini),$(g)))
 # GPU configs: every configs/*.ini but the CPU tiers (cpu-*.ini) and the
 # calibration overlays (NAME.calibrated.ini)
 PLOT_CONFIGS := $(filter-out cpu-% %.calibrated,$(patsubst configs/%.ini,%,$(sort $(wildcard configs/*.ini))))
