@@ -15,7 +15,8 @@
 
 #define HASH_SLOTS 128 /* > 2 x SIM_MAX_LANES keeps probe chains short */
 
-/* Requests a slice remembers to tell whether it is interleaving lines. */
+/* Requests a slice remembers to tell whether it is interleaving lines (a
+ * power of two). */
 #define SLICE_RECENT 4
 
 typedef struct slice {
@@ -424,9 +425,9 @@ static void apply_op(mem_sys *m, buffer *bf, const sim_op *op, int o, uint32_t *
     }
 }
 
-/* Distinct lines among a slice's last SLICE_RECENT atomic requests and this
- * one, which it then remembers. */
-static int interleaved_lines(slice *sl, uint64_t line)
+/* Distinct lines among a slice's last SLICE_RECENT atomic requests, this
+ * one's (`line`) included. */
+static int interleaved_lines(const slice *sl, uint64_t line)
 {
     int lines = 1;
     for (int i = 0; i < SLICE_RECENT; i++) {
@@ -438,8 +439,6 @@ static int interleaved_lines(slice *sl, uint64_t line)
             seen |= sl->recent[j] == l;
         lines += !seen;
     }
-    sl->recent[sl->recent_pos] = line + 1;
-    sl->recent_pos = (sl->recent_pos + 1) % SLICE_RECENT;
     return lines;
 }
 
@@ -523,9 +522,13 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
          * lines pays the full latency per link, shared by the lines (H100
          * distinct-lines: 3.37 cycles per lane-op at two lines a slice,
          * the pass rate from three lines on). */
-        int lines = interleaved_lines(sl, m->req_line[r]);
-        if (m->word_chain > 0 && chain > 1 && lines > 1 && chain * m->word_chain / lines > busy)
-            busy = chain * m->word_chain / lines;
+        if (m->word_chain > 0 && chain > 1) {
+            int lines = interleaved_lines(sl, m->req_line[r]);
+            if (lines > 1 && chain * m->word_chain / lines > busy)
+                busy = chain * m->word_chain / lines;
+        }
+        sl->recent[sl->recent_pos] = m->req_line[r] + 1;
+        sl->recent_pos = (sl->recent_pos + 1) & (SLICE_RECENT - 1);
         /* a miss waits in the slice's miss buffers, not in the atomic unit */
         double end = (base > wait ? base : wait) + busy;
         double next = end - issue + m->same_addr;
