@@ -487,9 +487,7 @@ static void warp_exit(sim_engine *e, int w, double t)
         /* H100, one workgroup per SM: a store adds about 190 cycles to a
          * workgroup's life and an atomic about 340, the round trip to L2,
          * though neither returns a value the warps wait for */
-        double free_at = te;
-        if (e->cfg.launch.retire_waits_for_acks && s->ack_time > free_at)
-            free_at = s->ack_time;
+        double free_at = s->ack_time > te ? s->ack_time : te; /* ack_time stays at the start unless waited for */
         launch_wg(e, slot, free_at + e->cfg.launch.wg_retire_cycles);
     }
 }
@@ -518,6 +516,7 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
 {
     const cfg_config *c = &e->cfg;
     double alu_lat = c->core.alu_latency_cycles;
+    int waits_acks = c->launch.retire_waits_for_acks;
     double t0 = c->launch.kernel_overhead_cycles;
     memset(&e->st, 0, sizeof e->st);
     e->dispatcher_free = t0;
@@ -545,7 +544,7 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
         sim_warp *wp = &e->warps[w];
         double t = ev.t;
         double *sched = &e->sched_free[e->warp_sched[w]];
-        double ready, st, sent, done, ack;
+        double ready, st, sent, done;
 
         int replay = e->pending[w];
         sim_op *op = &e->op;
@@ -596,11 +595,14 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
                 done = mem_store(e->mem, sm, st, op, &sent);
             if (done > e->end_mem)
                 e->end_mem = done;
-            /* an atomic's reply is back at the SM at `done`; a store's
-             * acknowledgement leaves the slice then */
-            ack = op->kind == SIM_OP_GATOMIC ? done : done + c->xbar.latency_cycles;
-            if (ack > e->slots[e->warp_slot[w]].ack_time)
-                e->slots[e->warp_slot[w]].ack_time = ack;
+            if (waits_acks) {
+                /* an atomic's reply is back at the SM at `done`; a store's
+                 * acknowledgement leaves the slice then */
+                double ack = op->kind == SIM_OP_GATOMIC ? done : done + c->xbar.latency_cycles;
+                wg_slot *s = &e->slots[e->warp_slot[w]];
+                if (ack > s->ack_time)
+                    s->ack_time = ack;
+            }
             if (replay && --e->port_waiting[sm] > 0) {
                 double when = mem_port_free(e->mem, sm);
                 heap_push(e, when > t ? when : t, (uint32_t)port_dequeue(e, sm));
