@@ -56,6 +56,7 @@ struct sim_engine {
     event *heap;
     int heap_n;
     double dispatcher_free;
+    double *warp_launch_free; /* per SM: its next warp may start */
     double end_warps, end_mem;
     double budget, events;
     atom_stats st;
@@ -209,11 +210,13 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
         e->warp_sched[w] = e->warp_sm[w] * e->schedulers + (w % e->port_cap) % e->schedulers;
     }
     e->sched_free = calloc((size_t)e->sm_count * (size_t)e->schedulers, sizeof(double));
+    e->warp_launch_free = calloc((size_t)e->sm_count, sizeof(double));
     e->smem_free = calloc((size_t)e->sm_count, sizeof(double));
     e->smem = calloc((size_t)e->nslots * (size_t)e->smem_words_alloc, sizeof(uint32_t));
-    e->heap = calloc((size_t)e->nwarps, sizeof *e->heap);
+    /* one event per warp, plus one per slot waiting to take its next workgroup */
+    e->heap = calloc((size_t)e->nwarps + (size_t)e->nslots, sizeof *e->heap);
     if (!e->slots || !e->warps || !e->warp_mem_done || !e->bar_arrive || !e->saved_ops || !e->pending || !e->port_arrive ||
-        !e->port_waiting || !e->port_head || !e->port_fifo || !e->warp_slot || !e->warp_sm || !e->warp_sched || !e->sched_free || !e->smem_free || !e->smem ||
+        !e->port_waiting || !e->port_head || !e->port_fifo || !e->warp_slot || !e->warp_sm || !e->warp_sched || !e->sched_free || !e->warp_launch_free || !e->smem_free || !e->smem ||
         !e->heap) {
         sim_engine_close(e);
         snprintf(err, CFG_ERR_MAX, "out of memory for %d resident warps", e->nwarps);
@@ -247,6 +250,7 @@ void sim_engine_close(sim_engine *e)
     free(e->warp_sm);
     free(e->warp_sched);
     free(e->sched_free);
+    free(e->warp_launch_free);
     free(e->smem_free);
     free(e->smem);
     free(e->heap);
@@ -286,6 +290,7 @@ static void launch_wg(sim_engine *e, int slot, double t)
     uint32_t *sm = &e->smem[(size_t)slot * (size_t)e->smem_words_alloc];
     memset(sm, 0, (size_t)e->smem_words_alloc * sizeof *sm); /* real hardware leaves garbage; patterns zero it */
     int lanes = e->ctx.lanes;
+    double launch_gap = e->cfg.launch.warp_launch_cycles;
     for (int k = 0; k < e->warps_per_wg; k++) {
         int w = slot * e->warps_per_wg + k;
         sim_warp *wp = &e->warps[w];
@@ -297,9 +302,16 @@ static void launch_wg(sim_engine *e, int slot, double t)
         wp->pc = 0;
         wp->iter = 0;
         wp->active = 0;
-        e->warp_mem_done[w] = start;
+        double ws = start;
+        if (launch_gap > 0) { /* H100, one workgroup per SM: 3.2 cycles more life per warp */
+            double *lf = &e->warp_launch_free[e->warp_sm[w]];
+            if (*lf > ws)
+                ws = *lf;
+            *lf = ws + launch_gap;
+        }
+        e->warp_mem_done[w] = ws;
         e->pat->start(&e->ctx, wp);
-        heap_push(e, start, (uint32_t)w);
+        heap_push(e, ws, (uint32_t)w);
     }
 }
 
@@ -488,7 +500,10 @@ static void warp_exit(sim_engine *e, int w, double t)
          * workgroup's life and an atomic about 340, the round trip to L2,
          * though neither returns a value the warps wait for */
         double free_at = s->ack_time > te ? s->ack_time : te; /* ack_time stays at the start unless waited for */
-        launch_wg(e, slot, free_at + e->cfg.launch.wg_retire_cycles);
+        /* the slot asks the dispatcher for work when it frees, not now: slots
+         * freeing out of order (some waiting for acks) must be served in
+         * time order, not in the order their last warps exited */
+        heap_push(e, free_at + e->cfg.launch.wg_retire_cycles, (uint32_t)(e->nwarps + slot));
     }
 }
 
@@ -531,6 +546,8 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
         event ev = heap_pop(e);
         if (e->heap_n) { /* the next event's warp is cold in cache by then: fetch it now */
             uint32_t nw = (uint32_t)e->heap[0].order;
+            if (nw >= (uint32_t)e->nwarps) /* a slot event: nothing to fetch */
+                nw = 0;
             __builtin_prefetch(&e->warps[nw]);
             __builtin_prefetch(e->pending[nw] ? (const void *)&e->saved_ops[nw] : (const void *)&e->warps[nw].v[0]);
         }
@@ -540,6 +557,11 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
             return 1;
         }
         int w = (int)(uint32_t)ev.order;
+        if (w >= e->nwarps) { /* a slot is free: its next workgroup, if any is left */
+            if (e->next_wg < e->wg_total)
+                launch_wg(e, w - e->nwarps, ev.t);
+            continue;
+        }
         int sm = e->warp_sm[w];
         sim_warp *wp = &e->warps[w];
         double t = ev.t;

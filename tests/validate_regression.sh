@@ -8,8 +8,8 @@
 #
 # Recorded on 2026-11-22 with configs/h100.ini (hand-written values and the
 # calibration overlay it includes): all rows, 280 of 334 ran, median |error|
-# 2.5%, 90th percentile 14.5%, Spearman 0.987; the calibration's held-out
-# test rows (validate/splits/h100.split), 47 of 50 ran, 2.5%, 12.7%, 0.975.
+# 2.6%, 90th percentile 14.4%, Spearman 0.987; the calibration's held-out
+# test rows (validate/splits/h100.split), 47 of 50 ran, 2.3%, 12.6%, 0.975.
 set -u
 A=${ATOMSIM:-build/atomsim}
 case "$A" in

@@ -611,6 +611,69 @@ static void retire_waits_for_acks(void **state)
     }
 }
 
+/* Slots that free out of order are served in time order.  One warp per
+ * workgroup, one slot on each of 4 SMs, 1000-cycle crossbar trips: about a
+ * quarter of the workgroups send an atomic and hold their slot for its
+ * acknowledgement.  Any dispatcher that serves free slots in time order
+ * finishes within Graham's list-scheduling bound (the work spread over the
+ * SMs plus the longest workgroup); the engine used to book the dispatcher
+ * at a waiting slot's future free time, which held back the slots freeing
+ * before it (1.04e5 cycles here, 0.65e5 now; on the H100 config bitmask at
+ * wg 512 ran slower with 1% of lanes selected than with all). */
+static void slots_served_in_time_order(void **state)
+{
+    (void)state;
+    const int sms = 4, wgs = 256;
+    cfg_config c;
+    pat_params p;
+    double cycles[3];
+    const double sel[3] = { 0, 0.01, 1 };
+    for (int i = 0; i < 3; i++) {
+        th_config(&c, "gpu.sm_count=4", "gpu.max_wg_per_sm=1", "xbar.latency_cycles=1000", "launch.retire_waits_for_acks=1", NULL);
+        th_params(&p, PAT_BITMASK, 32 * wgs, 32);
+        p.selectivity = sel[i];
+        cycles[i] = th_run(&c, &p).cycles;
+    }
+    uint32_t thr = (uint32_t)(0.01 * 1e6 + 0.5);
+    int senders = 0;
+    for (int g = 0; g < wgs; g++) {
+        int any = 0;
+        for (uint32_t i = (uint32_t)g * 32; i < (uint32_t)g * 32 + 32; i++)
+            any |= pat_selected(pat_key(i), thr);
+        senders += any;
+    }
+    double t0 = c.launch.kernel_overhead_cycles;
+    double idle = (cycles[0] - t0) * sms / wgs, busy = (cycles[2] - t0) * sms / wgs; /* one workgroup's life */
+    double bound = t0 + ((wgs - senders) * idle + senders * busy) / sms + busy;
+    assert_true(senders > wgs / 8 && senders < wgs / 2);
+    if (cycles[1] > bound)
+        fail_msg("%d of %d workgroups send: %g cycles, past the list-scheduling bound %g", senders, wgs, cycles[1], bound);
+}
+
+/* launch.warp_launch_cycles: an SM starts a workgroup's warps one by one.
+ * With one slot on one SM the 16 workgroups of 16 warps run back to back,
+ * so each adds the 15 gaps to the kernel; one-warp workgroups add none. */
+static void warps_start_one_by_one(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    double cycles[2][2];
+    for (int big = 0; big < 2; big++)
+        for (int gap = 0; gap < 2; gap++) {
+            th_config(&c, "gpu.sm_count=1", "gpu.max_wg_per_sm=1", gap ? "launch.warp_launch_cycles=50" : "launch.warp_launch_cycles=0",
+                      NULL);
+            int wg = big ? 512 : 32;
+            th_params(&p, PAT_STORE, 16 * wg, wg);
+            p.selectivity = 0;
+            cycles[big][gap] = th_run(&c, &p).cycles;
+        }
+    double added = cycles[1][1] - cycles[1][0];
+    if (added < 16 * 15 * 50 * 0.9 || added > 16 * 15 * 50 * 1.1)
+        fail_msg("16 warps a workgroup: %g cycles added by 50-cycle gaps, expected about %d", added, 16 * 15 * 50);
+    assert_true(cycles[0][1] == cycles[0][0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -623,6 +686,8 @@ int main(void)
         cmocka_unit_test(cas_round_counts),
         cmocka_unit_test(occupancy_by_shared_memory),
         cmocka_unit_test(retire_waits_for_acks),
+        cmocka_unit_test(slots_served_in_time_order),
+        cmocka_unit_test(warps_start_one_by_one),
         cmocka_unit_test(occupancy_never_speeds_up_latency_bound_runs),
         cmocka_unit_test(bad_launch_shapes_are_input_errors),
         cmocka_unit_test(schedulers_shared_by_all_resident_warps),
