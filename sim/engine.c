@@ -216,8 +216,8 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     /* one event per warp, plus one per slot waiting to take its next workgroup */
     e->heap = calloc((size_t)e->nwarps + (size_t)e->nslots, sizeof *e->heap);
     if (!e->slots || !e->warps || !e->warp_mem_done || !e->bar_arrive || !e->saved_ops || !e->pending || !e->port_arrive ||
-        !e->port_waiting || !e->port_head || !e->port_fifo || !e->warp_slot || !e->warp_sm || !e->warp_sched || !e->sched_free || !e->warp_launch_free || !e->smem_free || !e->smem ||
-        !e->heap) {
+        !e->port_waiting || !e->port_head || !e->port_fifo || !e->warp_slot || !e->warp_sm || !e->warp_sched || !e->sched_free ||
+        !e->warp_launch_free || !e->smem_free || !e->smem || !e->heap) {
         sim_engine_close(e);
         snprintf(err, CFG_ERR_MAX, "out of memory for %d resident warps", e->nwarps);
         return 2;
