@@ -49,8 +49,10 @@ static int rows_slice_hash(const pat_params *p)
            (is(p, PAT_HISTOGRAM) && p->bins >= 64 && p->bins <= 512 && p->hot == 0 && p->n == (1u << 20));
 }
 
-/* Every lane of a warp on one shared word: same-word serialization. */
-static int rows_smem_word(const pat_params *p) { return is(p, PAT_REDUCE); }
+/* A warp's lanes piled on one to eight shared words whose index the
+ * compiler cannot see (reduce's constant word is summed in the warp first):
+ * same-word serialization. */
+static int rows_smem_word(const pat_params *p) { return is(p, PAT_HISTOGRAM_SHARED) && p->bins <= 8; }
 
 /* Lanes spread over shared bins: conflict-free passes of the shared unit. */
 static int rows_smem_pass(const pat_params *p) { return is(p, PAT_HISTOGRAM_SHARED); }
@@ -80,7 +82,7 @@ static const cal_stage stages[] = {
     { "slice_hash", { "l2.hash_ignore_mask" },
       "distinct-lines 2..128 addresses, histogram 64..512 bins (n 2^20, hot 0), histogram-shared 128..1024 bins (wg 256)",
       rows_slice_hash, hash_mask_candidates },
-    { "smem_word", { "smem.same_word_cycles" }, "reduce", rows_smem_word, NULL },
+    { "smem_word", { "smem.same_word_cycles" }, "histogram-shared, bins <= 8", rows_smem_word, NULL },
     { "smem_pass", { "smem.atomic_issue_cycles" }, "histogram-shared", rows_smem_pass, NULL },
     { "cas", { "l2.merged_lane_cycles", "l2.cas_issue_cycles" },
       "histogram-u8-cas, histogram-u16-cas, cas-append (rows that finish)", rows_cas, NULL },

@@ -21,7 +21,7 @@ static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
         if (w->active) {
             pc_global(op, SIM_OP_GATOMIC, SIM_ATOMIC_ADD, COUNT, 0, w->active);
             op->last = 1;
-        op->uniform_address = 1;
+            op->uniform_address = 1;
             FOR_LANES(w->active, l)
             {
                 op->index[l] = 0;

@@ -20,6 +20,7 @@ static void step(const sim_ctx *c, sim_warp *w, sim_op *op)
         if (w->valid) {
             op->kind = SIM_OP_SATOMIC;
             op->result_used = 0;
+            op->uniform_address = 1; /* smem[0]: the compiler may sum the warp first */
             op->mask = w->valid;
             FOR_LANES(w->valid, l)
             {

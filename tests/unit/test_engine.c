@@ -473,20 +473,23 @@ static void schedulers_shared_by_all_resident_warps(void **state)
 static void shared_same_word_serialization(void **state)
 {
     (void)state;
-    for (int sw = 0; sw <= 3; sw++) {
-        char a[64];
-        snprintf(a, sizeof a, "smem.same_word_cycles=%d", sw);
-        cfg_config c;
-        th_config(&c, "gpu.sm_count=1", a, NULL);
-        pat_params p;
-        th_params(&p, PAT_REDUCE, 64, 64);
-        atom_stats st = th_run(&c, &p);
-        assert_int_equal((int)st.smem_atomic_instructions, 2);
-        assert_true(fabs(st.smem_conflict_cycles - 2 * 31 * sw) < 1e-9);
-        /* and the workgroup's one global add */
-        assert_int_equal((int)st.atomic_instructions, 1);
-        assert_int_equal((int)st.l2_atomic_ops, 1);
-    }
+    for (int agg = 0; agg <= 1; agg++)
+        for (int sw = 0; sw <= 3; sw++) {
+            char a[64];
+            snprintf(a, sizeof a, "smem.same_word_cycles=%d", sw);
+            cfg_config c;
+            th_config(&c, "gpu.sm_count=1", a, agg ? "coalesce.compiler_aggregation=1" : "coalesce.compiler_aggregation=0", NULL);
+            pat_params p;
+            th_params(&p, PAT_REDUCE, 64, 64);
+            atom_stats st = th_run(&c, &p);
+            assert_int_equal((int)st.smem_atomic_instructions, 2);
+            /* reduce's shared word is a constant: with compiler aggregation
+             * the warp's 32 lanes arrive as one sum, without it they queue */
+            assert_true(fabs(st.smem_conflict_cycles - (agg ? 0 : 2 * 31 * sw)) < 1e-9);
+            /* and the workgroup's one global add */
+            assert_int_equal((int)st.atomic_instructions, 1);
+            assert_int_equal((int)st.l2_atomic_ops, 1);
+        }
 }
 
 /* ---- repeated shared ops ------------------------------------------------
