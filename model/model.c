@@ -204,8 +204,8 @@ static void pat_reduce(const cfg_config *c, const pat_params *p, body *b)
     b->lifetime = mdl_workgroup_flush_cycles(c, p->wg);
     b->warp_instr += b->workgroups * (warps_per_wg * (instr(c, 1, 0, 0, 0) + 1 + 1 + 1 + 1) + 2);
     b->smem_atomic_instr = b->warps;
-    /* smem[0] is a constant word: the compiler sums the warp's lanes first */
-    double pass = mdl_smem_warp_cycles(c, c->coalesce.compiler_aggregation ? 1 : L, 1);
+    /* smem[0] is a constant word: the compiler may sum the warp's lanes first */
+    double pass = mdl_smem_warp_cycles(c, mdl_merge_mode(c, 1, 0) == MDL_MERGE_SUM ? 1 : L, 1);
     b->smem_conflict = b->warps * (pass - c->smem.atomic_issue_cycles);
     b->smem_busy_per_sm = b->warps * pass / c->gpu.sm_count;
     b->atomic_instr += b->workgroups;

@@ -329,6 +329,12 @@ static double smem_cycles(const sim_engine *e, const sim_op *op, int atomic)
     int nseen = 0;
     double pass = atomic ? e->cfg.smem.atomic_issue_cycles : 1.0;
     double same = atomic ? e->cfg.smem.same_word_cycles : 0.0;
+    /* an atomic on a compile-time constant word: the compiler sums the warp's
+     * lanes and one lane adds, as for a global one (H100 reduce, one
+     * workgroup per SM: 30 more warps a workgroup cost 57 cycles more than
+     * in a kernel without the add, not the 375 a serialized word would) */
+    if (atomic && op->uniform_address && e->cfg.coalesce.compiler_aggregation)
+        return pass;
     if (banks <= 64 && (banks & (banks - 1)) == 0) { /* the common case: every lane in its own bank */
         uint64_t used = 0;
         uint64_t m = op->mask;
@@ -441,12 +447,7 @@ static double smem_issue(sim_engine *e, int w, double t, sim_op *op)
                 break;
         }
         if (k == 0 || !same_banks || op->mask != cyc_mask) {
-            /* an add to a compile-time constant word: the compiler sums the
-             * warp's lanes and one lane adds (H100 reduce, one workgroup per
-             * SM: 30 more warps a workgroup cost 57 cycles more than in a
-             * kernel without the add, not the 375 a serialized word would) */
-            cyc = atomic && op->uniform_address && c->coalesce.compiler_aggregation ? c->smem.atomic_issue_cycles
-                                                                                  : smem_cycles(e, op, atomic);
+            cyc = smem_cycles(e, op, atomic);
             cyc_mask = op->mask;
         }
         if (k == 0)
