@@ -81,6 +81,20 @@ check "clock guard run exits 0 with 3 ok rows" test "$rc" -eq 0 -a "$(grep -c ',
 check "clock guard recorded in provenance" grep -q '^# clock_guard: each repetition' "$tmp/guard.csv"
 check "clock guard baseline recorded" grep -q '^# clock_probe_us_at_start: [0-9]' "$tmp/guard.csv"
 
+# --- --count-cas: each CAS-histogram thread's compare-and-swaps, summed;
+# a thread takes at least one, and with one bin (every lane on one word)
+# all but the first to land take more; other patterns leave the column empty
+rc=0
+vkbench --pattern histogram-u16-cas,histogram-u8-cas,counter --n 2^12 --bins 1,2^16 \
+    --reps 2 --warmup 0 --count-cas >"$tmp/cas.csv" 2>/dev/null || rc=$?
+check "--count-cas exits 0 with 5 ok rows" test "$rc" -eq 0 -a "$(grep -c ',ok,' "$tmp/cas.csv")" -eq 5
+check "--count-cas adds the cas_attempts column" grep -q "^$header,cas_attempts\$" "$tmp/cas.csv"
+check "every CAS row counts at least one per thread" test -z "$(grep -- '-cas,' "$tmp/cas.csv" |
+    awk -F, '!($14 >= $2)')"
+check "one bin takes more than one per thread" test -n "$(grep -- '-cas,4096,256,1,1,' "$tmp/cas.csv" |
+    awk -F, '$14 > 2 * $2')"
+check "counter's cas_attempts is empty" grep -q '^counter,.*,ok,$' "$tmp/cas.csv"
+
 # --- error paths ------------------------------------------------------------
 expect() { # expect NAME STATUS PATTERN COMMAND...: exit status, one stderr line
     local name=$1 want=$2 re=$3 got=0

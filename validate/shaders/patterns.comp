@@ -19,6 +19,7 @@ layout(push_constant) uniform Params {
     uint hot_thr;    // round(F * 1e6): histogram's hot-bin rule
     uint addresses;  // P for distinct-lines
     uint touch;      // always 0 at run time; the compiler cannot know that
+    uint count_cas;  // 1: sub-word CAS histograms store each thread's CAS count in o[i]
 } pc;
 
 layout(std430, set = 0, binding = 0) buffer Target { uint t[]; };
@@ -52,17 +53,30 @@ void touch_smem(uint i)
 #if defined(PAT_HISTOGRAM_U8_CAS) || defined(PAT_HISTOGRAM_U16_CAS)
 // Sub-word bin increment emulated with a 32-bit compare-and-swap loop; the
 // first read is an atomic so it sees the value in L2, as the contract says.
-void cas_bump(uint w, uint shift, uint mask)
+// Returns the number of compare-and-swaps it took (1 without a conflict).
+uint cas_bump(uint w, uint shift, uint mask)
 {
     uint old = atomicAdd(t[w], 0u);
+    uint tries = 0u;
     for (;;) {
         uint field = ((old >> shift) + 1u) & mask;
         uint nv = (old & ~(mask << shift)) | (field << shift);
         uint r = atomicCompSwap(t[w], old, nv);
+        tries++;
         if (r == old)
             break;
         old = r;
     }
+    return tries;
+}
+
+// vkbench --count-cas: the retry count of every thread, so the simulator's
+// cas_attempts can be checked against the GPU's own (a plain store per
+// thread after the loop, off the contended words).
+void record_tries(uint i, uint tries)
+{
+    if (pc.count_cas != 0u)
+        o[i] = tries;
 }
 #endif
 
@@ -120,13 +134,13 @@ void main()
 #elif defined(PAT_HISTOGRAM_U8_CAS)
     if (live) {
         uint b = (key >> 3) % pc.bins;
-        cas_bump(b >> 2, (b & 3u) * 8u, 0xffu);
+        record_tries(i, cas_bump(b >> 2, (b & 3u) * 8u, 0xffu));
     }
 
 #elif defined(PAT_HISTOGRAM_U16_CAS)
     if (live) {
         uint b = (key >> 3) % pc.bins;
-        cas_bump(b >> 1, (b & 1u) * 16u, 0xffffu);
+        record_tries(i, cas_bump(b >> 1, (b & 1u) * 16u, 0xffffu));
     }
 
 #elif defined(PAT_CAS_APPEND)

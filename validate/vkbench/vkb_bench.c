@@ -13,7 +13,7 @@
 #include "vkb_submit.h"
 
 typedef struct push {
-    uint32_t n, sel_thr, bins, hot_thr, addresses, touch;
+    uint32_t n, sel_thr, bins, hot_thr, addresses, touch, count_cas;
 } push;
 
 struct vkb_bench {
@@ -32,7 +32,21 @@ struct vkb_bench {
     VkQueryPool qp;
     VkFence fence;
     vkb_clock *clock; /* NULL: no clock guard */
+    int count_cas;    /* vkb_bench_count_cas */
 };
+
+/* 1 when this configuration's threads store their CAS counts in o[]. */
+static int counting(const vkb_bench *b, const vkb_cfg *c)
+{
+    return b->count_cas && (c->pattern == VKB_HISTOGRAM_U8_CAS ||
+                            c->pattern == VKB_HISTOGRAM_U16_CAS);
+}
+
+static VkDeviceSize out_bytes(const vkb_bench *b, const vkb_cfg *c)
+{
+    return 4 * (counting(b, c) ? (uint64_t)c->n
+                               : vkb_pattern_out_words(c->pattern, c->n));
+}
 
 #define VKCHECK(call)                                                        \
     do {                                                                     \
@@ -287,6 +301,7 @@ static int record_timed(vkb_bench *b, const vkb_cfg *c, VkDeviceSize tbytes,
         .hot_thr = vkb_threshold(c->hot),
         .addresses = c->addresses,
         .touch = 0,
+        .count_cas = (uint32_t)counting(b, c),
     };
     uint32_t groups = (uint32_t)(((uint64_t)c->n + c->wg - 1) / c->wg);
 
@@ -306,7 +321,7 @@ static int record_timed(vkb_bench *b, const vkb_cfg *c, VkDeviceSize tbytes,
             VK_ACCESS_TRANSFER_READ_BIT);
     VkBufferCopy tc = {0, 0, tbytes}, oc = {0, 0, obytes};
     vkCmdCopyBuffer(cb, b->target.buf, b->rb_target.buf, 1, &tc);
-    if (vkb_pattern_get(c->pattern)->has_out)
+    if (vkb_pattern_get(c->pattern)->has_out || counting(b, c))
         vkCmdCopyBuffer(cb, b->out.buf, b->rb_out.buf, 1, &oc);
     barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
             VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
@@ -334,7 +349,7 @@ static int prepare(vkb_bench *b, const vkb_cfg *c, char *err)
 {
     VkDeviceSize tbytes = 4 * vkb_pattern_target_words(c->pattern, c->n,
                                                        c->bins, c->addresses);
-    VkDeviceSize obytes = 4 * vkb_pattern_out_words(c->pattern, c->n);
+    VkDeviceSize obytes = out_bytes(b, c);
     int rc;
 
     if ((rc = vkb_buf_ensure(b->g, &b->target, tbytes, err)) ||
@@ -370,8 +385,11 @@ static int clear_at_top_clock(vkb_bench *b, char *err)
     }
 }
 
-/* One repetition: clear, dispatch and time, read back, check. */
-static int one_rep(vkb_bench *b, vkb_ref *ref, double *us, char *err)
+/* One repetition: clear, dispatch and time, read back, check; with
+ * counting on, *tries is the dispatch's compare-and-swaps, summed over
+ * its threads. */
+static int one_rep(vkb_bench *b, const vkb_cfg *c, vkb_ref *ref, double *us,
+                   double *tries, char *err)
 {
     int rc;
     if ((rc = clear_at_top_clock(b, err)) ||
@@ -381,7 +399,23 @@ static int one_rep(vkb_bench *b, vkb_ref *ref, double *us, char *err)
         (rc = vkb_buf_invalidate(b->g, &b->rb_target, err)) ||
         (rc = vkb_buf_invalidate(b->g, &b->rb_out, err)))
         return rc;
+    if (counting(b, c)) {
+        const uint32_t *o = b->rb_out.map;
+        double sum = 0;
+        for (uint32_t i = 0; i < c->n; i++) {
+            if (o[i] == 0 || o[i] > (1u << 30))
+                return vkb_errf(err, VKB_ECHECK, "thread %u recorded %u "
+                                "compare-and-swaps", i, o[i]);
+            sum += o[i];
+        }
+        *tries = sum;
+    }
     return vkb_ref_check(ref, b->rb_target.map, b->rb_out.map, err);
+}
+
+void vkb_bench_count_cas(vkb_bench *b, int on)
+{
+    b->count_cas = on;
 }
 
 int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
@@ -392,16 +426,18 @@ int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
     int rc;
 
     memset(res, 0, sizeof *res);
+    res->cas_attempts = -1;
     if ((rc = prepare(b, c, err)) || (rc = vkb_ref_open(c, &ref, err)))
         return rc;
-    t = malloc(sizeof *t * (size_t)c->reps);
+    t = malloc(sizeof *t * 2 * (size_t)c->reps);
+    double *tr = t ? t + c->reps : NULL;
     if (!t) {
         vkb_ref_close(ref);
         return vkb_errf(err, VKB_EFAIL, "out of memory");
     }
     for (int k = 0; k < c->warmup + c->reps; k++) {
-        double us = 0;
-        rc = one_rep(b, ref, &us, err);
+        double us = 0, tries = -1;
+        rc = one_rep(b, c, ref, &us, &tries, err);
         if (rc)
             break;
         if (k == 0) {
@@ -413,11 +449,16 @@ int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
                 break;
             }
         }
-        if (k >= c->warmup)
+        if (k >= c->warmup) {
+            tr[res->reps] = tries;
             t[res->reps++] = us;
+        }
     }
-    if (rc == VKB_OK)
+    if (rc == VKB_OK) {
+        summarize(tr, res->reps, res);
+        res->cas_attempts = res->median_us;
         summarize(t, res->reps, res);
+    }
     free(t);
     vkb_ref_close(ref);
     return rc;

@@ -12,6 +12,8 @@ typedef struct vkb_result {
     int reps;            /* timed repetitions completed */
     double median_us, min_us, max_us;
     double first_us;     /* the first dispatch, warm-up or not */
+    double cas_attempts; /* median over the timed dispatches of the CAS
+                            count summed over threads; -1: not counted */
 } vkb_result;
 
 typedef struct vkb_bench vkb_bench;
@@ -29,6 +31,11 @@ int vkb_bench_open(vkb_gpu *g, double clock_tol_pct, vkb_bench **out,
  * err says why in each case. */
 int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
                   vkb_result *res, char *err);
+
+/* on = 1: the sub-word CAS histograms store each thread's compare-and-swap
+ * count and vkb_result.cas_attempts reports the sum (other patterns run as
+ * before). */
+void vkb_bench_count_cas(vkb_bench *b, int on);
 
 /* 1 and the guard's figures when the clock guard is on, else 0. */
 int vkb_bench_clock(const vkb_bench *b, vkb_clock_stats *s);

@@ -44,10 +44,11 @@ void vkb_csv_provenance(FILE *f, const vkb_gpu_info *in)
     fflush(f);
 }
 
-void vkb_csv_header(FILE *f)
+void vkb_csv_header(FILE *f, int cas)
 {
     fprintf(f, "pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,"
-               "reps,time_us_median,time_us_min,time_us_max,check\n");
+               "reps,time_us_median,time_us_min,time_us_max,check%s\n",
+            cas ? ",cas_attempts" : "");
     fflush(f);
 }
 
@@ -61,13 +62,19 @@ void vkb_csv_config(FILE *f, const vkb_cfg *c)
         fprintf(f, "%u", c->smem_per_wg);
 }
 
-void vkb_csv_row(FILE *f, const vkb_cfg *c, const vkb_result *r, int ok)
+void vkb_csv_row(FILE *f, const vkb_cfg *c, const vkb_result *r, int ok,
+                 int cas)
 {
     vkb_csv_config(f, c);
     if (ok)
-        fprintf(f, ",%d,%.3f,%.3f,%.3f,ok\n", r->reps, r->median_us,
+        fprintf(f, ",%d,%.3f,%.3f,%.3f,ok", r->reps, r->median_us,
                 r->min_us, r->max_us);
     else
-        fprintf(f, ",%d,,,,FAIL\n", r->reps);
+        fprintf(f, ",%d,,,,FAIL", r->reps);
+    if (cas && ok && r->cas_attempts >= 0)
+        fprintf(f, ",%.0f", r->cas_attempts);
+    else if (cas)
+        fprintf(f, ",");
+    fprintf(f, "\n");
     fflush(f);
 }

@@ -33,12 +33,13 @@ typedef struct main_opts {
     const char *plan, *device;
     double max_ms;
     double clock_tol; /* percent; < 0: on for GPUs, off for CPU devices */
-    int list, dry_run, help;
+    int list, dry_run, help, count_cas;
 } main_opts;
 
 static const vkb_flag main_flags[] = {
     {"plan", 1}, {"device", 1}, {"max-dispatch-ms", 1}, {"clock-guard", 1},
-    {"list-devices", 0}, {"dry-run", 0}, {"help", 0}, {NULL, 0},
+    {"list-devices", 0}, {"dry-run", 0}, {"count-cas", 0}, {"help", 0},
+    {NULL, 0},
 };
 
 static int main_flag(void *ctx, const char *name, const char *value,
@@ -67,6 +68,8 @@ static int main_flag(void *ctx, const char *name, const char *value,
         mo->list = 1;
     } else if (strcmp(name, "dry-run") == 0) {
         mo->dry_run = 1;
+    } else if (strcmp(name, "count-cas") == 0) {
+        mo->count_cas = 1;
     } else {
         mo->help = 1;
     }
@@ -97,6 +100,10 @@ static void usage(FILE *f)
         "than PCT%% slower\n"
         "                     than the fastest (default 5 on GPUs, 0 = off "
         "on CPU devices)\n"
+        "  --count-cas        sub-word CAS histograms also report their "
+        "compare-and-swaps\n"
+        "                     (a last CSV column, cas_attempts; not a "
+        "dataset atomsim reads)\n"
         "  --list-devices     describe the Vulkan devices and exit\n"
         "  --dry-run          print the configurations without running "
         "them\n");
@@ -179,6 +186,7 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
         fprintf(stderr, "vkbench: %s\n", err);
         return 1;
     }
+    vkb_bench_count_cas(b, mo->count_cas);
     vkb_csv_provenance(stdout, &g->info);
     vkb_clock_stats cs;
     if (vkb_bench_clock(b, &cs))
@@ -189,7 +197,7 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
                cs.probe_iters, cs.tol * 100, cs.base_us);
     else
         printf("# clock_guard: off\n");
-    vkb_csv_header(stdout);
+    vkb_csv_header(stdout, mo->count_cas);
     for (size_t k = 0; k < l->len; k++) {
         const vkb_cfg *c = &l->v[k];
         vkb_result res;
@@ -199,11 +207,11 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
         double t0 = now_s();
         int rc = vkb_bench_run(b, c, mo->max_ms, &res, err);
         if (rc == VKB_OK) {
-            vkb_csv_row(stdout, c, &res, 1);
+            vkb_csv_row(stdout, c, &res, 1, mo->count_cas);
             fprintf(stderr, "vkbench: [%zu/%zu] %s: %.3f us (%.2f s)\n",
                     k + 1, l->len, desc, res.median_us, now_s() - t0);
         } else if (rc == VKB_ECHECK) {
-            vkb_csv_row(stdout, c, &res, 0);
+            vkb_csv_row(stdout, c, &res, 0, mo->count_cas);
             fprintf(stderr, "vkbench: %sFAIL %s: %s\n",
                     where(mo, c, loc, sizeof loc), desc, err);
             status = 1;
@@ -263,7 +271,7 @@ int main(int argc, char **argv)
     }
     if (mo.dry_run) {
         dedupe(&list, VKB_SMEM_MAX);
-        vkb_csv_header(stdout);
+        vkb_csv_header(stdout, 0);
         for (size_t k = 0; k < list.len; k++) {
             vkb_csv_config(stdout, &list.v[k]);
             fprintf(stdout, ",%d,,,,\n", list.v[k].reps);
