@@ -28,6 +28,7 @@ static void predict_row(const cfg_config *cfg, const val_row *r, val_engine_fn f
     }
     out->time_us = st.time_us;
     out->ape = fabs(st.time_us - r->time_us_median) / r->time_us_median;
+    out->cas_attempts = st.cas_attempts;
 }
 
 int val_predict_all(const cfg_config *cfg, const val_dataset *d, val_engine_fn fn, int jobs, val_prediction *out,
@@ -117,4 +118,29 @@ out:
     free(meas);
     free(pred);
     free(work);
+}
+
+void val_summarize_cas(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, int pattern,
+                       val_cas_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    s->ratio_median = s->ratio_min = s->ratio_max = NAN;
+    double *ratio = malloc((d->count ? d->count : 1) * sizeof *ratio);
+    if (!ratio)
+        return;
+    for (size_t i = 0; i < d->count; i++) {
+        const val_row *r = &d->rows[i];
+        if ((keep && !keep[i]) || (pattern >= 0 && (int)r->params.pattern != pattern))
+            continue;
+        if (pr[i].status != VAL_OK || !(r->cas_attempts > 0))
+            continue;
+        ratio[s->rows++] = pr[i].cas_attempts / r->cas_attempts;
+    }
+    if (s->rows) {
+        gsl_sort(ratio, 1, (size_t)s->rows);
+        s->ratio_median = gsl_stats_median_from_sorted_data(ratio, 1, (size_t)s->rows);
+        s->ratio_min = ratio[0];
+        s->ratio_max = ratio[s->rows - 1];
+    }
+    free(ratio);
 }

@@ -14,6 +14,7 @@ enum val_status { VAL_OK = 0, VAL_FAILED = 1, VAL_BAD_INPUT = 2 };
 typedef struct val_prediction {
     double time_us;
     double ape;                        /* |pred - meas| / meas */
+    double cas_attempts;               /* the engine's compare-and-swaps (lanes) */
     int status;                        /* enum val_status */
     char err[96];
 } val_prediction;
@@ -33,5 +34,15 @@ typedef struct val_summary {
  * pattern is `pattern` (or every pattern when pattern < 0). */
 void val_summarize(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, int pattern,
                    val_summary *s);
+
+/* Simulated over GPU-counted compare-and-swaps, over the same rows as
+ * val_summarize that have a count (d->has_cas) and ran. */
+typedef struct val_cas_summary {
+    int rows;                          /* rows with a count that ran */
+    double ratio_median, ratio_min, ratio_max;
+} val_cas_summary;
+
+void val_summarize_cas(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, int pattern,
+                       val_cas_summary *s);
 
 #endif

@@ -8,6 +8,7 @@
 
 static const char *const header =
     "pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,reps,time_us_median,time_us_min,time_us_max,check";
+static const char *const cas_column = ",cas_attempts";
 
 static void chomp(char *s)
 {
@@ -16,7 +17,7 @@ static void chomp(char *s)
         s[--n] = 0;
 }
 
-static int parse_row(char *line, val_row *r, char *why, size_t whylen)
+static int parse_row(char *line, int has_cas, val_row *r, char *why, size_t whylen)
 {
     char *f[16];
     int nf = 0;
@@ -28,9 +29,20 @@ static int parse_row(char *line, val_row *r, char *why, size_t whylen)
         *c = 0;
         p = c + 1;
     }
-    if (nf != 13) {
-        snprintf(why, whylen, "expected 13 fields, found %d", nf);
+    int want = has_cas ? 14 : 13;
+    if (nf != want) {
+        snprintf(why, whylen, "expected %d fields, found %d", want, nf);
         return -1;
+    }
+    r->cas_attempts = -1;
+    if (has_cas && f[13][0]) {
+        errno = 0;
+        char *e;
+        r->cas_attempts = strtod(f[13], &e);
+        if (e == f[13] || *e || errno || !(r->cas_attempts >= 0)) {
+            snprintf(why, whylen, "cas_attempts '%s' is not a count", f[13]);
+            return -1;
+        }
     }
     pat_defaults(&r->params);
     if (pat_from_name(f[0], &r->params.pattern)) {
@@ -92,7 +104,9 @@ int val_dataset_load(const char *path, val_dataset *d, char err[CFG_ERR_MAX])
             continue;
         }
         if (!have_header) {
-            if (strcmp(line, header)) {
+            size_t hl = strlen(header);
+            d->has_cas = !strncmp(line, header, hl) && !strcmp(line + hl, cas_column);
+            if (!d->has_cas && strcmp(line, header)) {
                 snprintf(err, CFG_ERR_MAX, "%s:%d: expected the dataset header '%s'", path, lineno, header);
                 goto fail;
             }
@@ -109,7 +123,7 @@ int val_dataset_load(const char *path, val_dataset *d, char err[CFG_ERR_MAX])
             d->rows = nr;
         }
         val_row *r = &d->rows[d->count];
-        if (parse_row(line, r, why, sizeof why)) {
+        if (parse_row(line, d->has_cas, r, why, sizeof why)) {
             snprintf(err, CFG_ERR_MAX, "%s:%d: %s", path, lineno, why);
             goto fail;
         }

@@ -1,5 +1,6 @@
 /* dataset.h - reads a measured dataset (validate/data/<gpu>.csv): the
- * provenance lines, then one row per configuration with its timings. */
+ * provenance lines, then one row per configuration with its timings, and
+ * in a file from `vkbench --count-cas` the GPU's compare-and-swap count. */
 #ifndef ATOM_VALIDATE_DATASET_H
 #define ATOM_VALIDATE_DATASET_H
 
@@ -11,6 +12,7 @@
 typedef struct val_row {
     pat_params params;
     double time_us_median, time_us_min, time_us_max;
+    double cas_attempts;               /* summed over threads; -1: not counted */
     int line;                          /* in the file, for messages */
 } val_row;
 
@@ -19,10 +21,13 @@ typedef struct val_dataset {
     size_t count;
     char gpu[128];
     char driver[128];
+    int has_cas;                       /* the file has the cas_attempts column */
 } val_dataset;
 
 /* Returns 0, or -1 with err naming the file, line and problem.  Rows whose
- * check column is not "ok" are refused: they are not measurements. */
+ * check column is not "ok" are refused: they are not measurements.  The
+ * header is the contract's, or the contract's plus ",cas_attempts" (empty
+ * for patterns that do not count). */
 int val_dataset_load(const char *path, val_dataset *d, char err[CFG_ERR_MAX]);
 void val_dataset_free(val_dataset *d);
 

@@ -47,6 +47,27 @@ static void print_summary_line(const char *name, const val_summary *s)
            s->span);
 }
 
+/* The GPU's own compare-and-swap counts (vkbench --count-cas) against the
+ * engine's: a check of the retry dynamics that the time alone cannot give
+ * (a count twice too high with each attempt half as dear times the same). */
+static void print_cas_summary(const val_dataset *d, const val_prediction *pr, const unsigned char *keep)
+{
+    printf("\ncompare-and-swaps, simulated / counted on the GPU (lanes, summed over threads):\n");
+    printf("%-20s %5s %9s %9s %9s\n", "pattern", "rows", "median", "min", "max");
+    val_cas_summary c;
+    for (int p = 0; p < PAT_COUNT; p++) {
+        val_summarize_cas(d, pr, keep, p, &c);
+        if (c.rows)
+            printf("%-20s %5d %9.2f %9.2f %9.2f\n", pat_name((enum pat_id)p), c.rows, c.ratio_median, c.ratio_min,
+                   c.ratio_max);
+    }
+    val_summarize_cas(d, pr, keep, -1, &c);
+    if (c.rows)
+        printf("%-20s %5d %9.2f %9.2f %9.2f\n", "overall", c.rows, c.ratio_median, c.ratio_min, c.ratio_max);
+    else
+        printf("  (no row with a count ran)\n");
+}
+
 int cmd_validate(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -229,7 +250,7 @@ int cmd_validate(int argc, char **argv)
     const char *engine = a.engine == CLI_ENGINE_MODEL ? "model" : "sim";
     if (a.format == CLI_FORMAT_CSV) {
         printf("pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,engine,measured_us,measured_min_us,measured_max_us,"
-               "predicted_us,ape,status\n");
+               "predicted_us,ape,status%s\n", d.has_cas ? ",measured_cas_attempts,predicted_cas_attempts" : "");
         for (size_t i = 0; i < d.count; i++) {
             if (!keep[i])
                 continue;
@@ -244,10 +265,19 @@ int cmd_validate(int argc, char **argv)
                 strcpy(pred, "");
                 strcpy(ape, "");
             }
-            printf("%s,%llu,%d,%s,%u,%s,%u,%u,%s,%g,%g,%g,%s,%s,%s\n", pat_name(p->pattern), (unsigned long long)p->n,
+            printf("%s,%llu,%d,%s,%u,%s,%u,%u,%s,%g,%g,%g,%s,%s,%s", pat_name(p->pattern), (unsigned long long)p->n,
                    p->wg, sel, p->bins, hot, p->addresses, p->smem_per_wg, engine, d.rows[i].time_us_median,
                    d.rows[i].time_us_min, d.rows[i].time_us_max, pred, ape,
                    pr[i].status == VAL_OK ? "ok" : (pr[i].status == VAL_FAILED ? "not_run" : "bad_input"));
+            if (d.has_cas) {
+                char mc[40] = "", pc[40] = "";
+                if (d.rows[i].cas_attempts >= 0)
+                    snprintf(mc, sizeof mc, "%.0f", d.rows[i].cas_attempts);
+                if (pr[i].status == VAL_OK && d.rows[i].cas_attempts >= 0)
+                    snprintf(pc, sizeof pc, "%.0f", pr[i].cas_attempts);
+                printf(",%s,%s", mc, pc);
+            }
+            printf("\n");
         }
     } else {
         printf("%s engine on %s (%s), config %s\n\n", engine, data, d.gpu, cfg.path[0] ? cfg.path : "(defaults)");
@@ -260,6 +290,8 @@ int cmd_validate(int argc, char **argv)
         }
         val_summarize(&d, pr, keep, -1, &s);
         print_summary_line("overall", &s);
+        if (d.has_cas)
+            print_cas_summary(&d, pr, keep);
         size_t *order = malloc(d.count * sizeof *order), n = 0;
         for (size_t i = 0; order && i < d.count; i++)
             if (keep[i] && pr[i].status == VAL_OK)
