@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""cas_queue_model.py - a closed-loop queue model of one 32-bit word under a
+compare-and-swap race, to test service orders against the GPU's own counts
+(validate/data/h100-cas-attempts-3.csv, vkbench --count-cas).
+
+Not part of the simulator: an exploration aid for the retry finding in the
+README.  S SMs hold W warps each; every warp's 32 lanes loop on the word.  A
+warp sends one request carrying its active lanes and their (shared) expected
+value; the slice serves one request at a time for a + b * lanes cycles; the
+first lane of a request whose value is current succeeds, the rest fail and
+carry the new value back; the warp is back after its SM's round trip, and its next
+request leaves through the SM's port, which also takes a + b * lanes cycles
+a request (a 32-lane compare-and-swap holds it about 17 cycles: the GPU's
+one-SM rows cost 470 cycles a success plus 17 a warp).  The order in which
+the slice takes waiting requests is the question:
+
+  fifo    first come, first served (what the simulator does)
+  random  any waiting request, uniformly (arbitration with no memory)
+
+--spread gives each SM a round trip of rtt * (1 + spread * (u - 0.5)),
+u uniform, fixed per SM (L2 hit latency differs by SM on NVIDIA parts).
+
+usage: python3 docs/cas_queue_model.py [--order fifo|random] [--spread F]
+       [--seed N] [--data validate/data/h100-cas-attempts-3.csv]
+Prints, per measured row, the GPU's count and the model's, both over the
+first-come count n(n+1)/2.  Deterministic for a given seed.
+"""
+import argparse
+import csv
+import heapq
+import random
+import sys
+
+
+def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32):
+    """Total lane attempts for sms * warps * lanes lanes on one word."""
+    rng = random.Random(seed)
+    trip = [rtt * (1 + spread * (rng.random() - 0.5)) for _ in range(sms)]
+    nw = sms * warps
+    active = [lanes] * nw
+    expect = [None] * nw          # None: the first read is still to come
+    port_free = [0.0] * sms
+    value = 0
+    attempts = 0
+    waiting = []
+    busy = False
+    events = []                   # (time at the slice, warp)
+
+    def send(t, w):
+        s = w // warps
+        n = active[w] if expect[w] is not None else 1
+        leave = max(t, port_free[s])
+        port_free[s] = leave + a + b * n
+        heapq.heappush(events, (leave, w))
+
+    for w in range(nw):
+        send(0.0, w)
+    served = []                   # (time, warp) of the request in service
+
+    def serve(t):
+        nonlocal busy
+        if not waiting:
+            busy = False
+            return
+        if order == "fifo":
+            w = waiting.pop(0)
+        else:
+            i = rng.randrange(len(waiting))
+            waiting[i], waiting[-1] = waiting[-1], waiting[i]
+            w = waiting.pop()
+        busy = True
+        n = active[w] if expect[w] is not None else 1
+        served.append((t + a + b * n, w))
+
+    while events or served:
+        if served and (not events or served[0][0] <= events[0][0]):
+            t, w = served.pop(0)
+            if expect[w] is not None:
+                attempts += active[w]
+                if expect[w] == value:
+                    value += 1
+                    active[w] -= 1
+            expect[w] = value
+            if active[w]:
+                send(t + trip[w // warps], w)
+            serve(t)
+        else:
+            t, w = heapq.heappop(events)
+            waiting.append(w)
+            if not busy:
+                serve(t)
+    return attempts
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--order", choices=["fifo", "random"], default="random")
+    ap.add_argument("--spread", type=float, default=1.0)
+    ap.add_argument("--rtt", type=float, default=470.0,
+                    help="round trip in cycles (one SM's rows: ~470)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--data", default="validate/data/h100-cas-attempts-3.csv")
+    ap.add_argument("--max-lanes", type=int, default=4096,
+                    help="skip rows with more lanes (pure Python is slow)")
+    args = ap.parse_args()
+    try:
+        with open(args.data) as f:
+            rows = [r for r in csv.DictReader(l for l in f if not l.startswith("#"))]
+    except OSError as e:
+        sys.exit(f"cas_queue_model: {args.data}: {e.strerror}")
+    print(f"order={args.order} spread={args.spread} rtt={args.rtt} seed={args.seed}")
+    print(f"{'lanes':>6} {'wg':>5} {'SMs':>4}  {'GPU':>5} {'model':>5}   (count / n(n+1)/2)")
+    for r in rows:
+        n, wg = int(r["n"]), int(r["wg"])
+        if n > args.max_lanes or not r.get("cas_attempts"):
+            continue
+        sms, warps = n // wg, wg // 32          # one workgroup per SM here
+        first_come = n * (n + 1) / 2
+        model = race(sms, warps, args.order, args.rtt, args.spread, args.seed)
+        print(f"{n:6d} {wg:5d} {sms:4d}  {float(r['cas_attempts']) / first_come:5.2f} "
+              f"{model / first_come:5.2f}")
+
+
+if __name__ == "__main__":
+    main()
