@@ -10,10 +10,7 @@ cd "$(dirname "$0")/.."
 A=${ATOMSIM:-build/atomsim}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+. "$(cd "$(dirname "$0")" && pwd)/lib/checks.sh"
 
 # expect NAME STATUS REGEX COMMAND...: exit status, one stderr line matching
 # REGEX, empty stdout.
@@ -76,5 +73,4 @@ if [ "$n" = 1 ]; then ok "validate --rows test keeps the held-out row"; else bad
 n=$("$A" validate --config "$tmp/both.ini" --data "$tmp/small.csv" --split "$tmp/small.split" --rows fit --format csv -j 1 | tail -n +2 | wc -l)
 if [ "$n" = 3 ]; then ok "validate --rows fit keeps the fit rows"; else bad "validate --rows fit: $n rows"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -12,10 +12,7 @@ A=${ATOMSIM:-build/atomsim}
 D=tests/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+. "$(cd "$(dirname "$0")" && pwd)/lib/checks.sh"
 
 if [ ! -x "$A" ]; then
     echo "FAIL $A is not built"
@@ -95,5 +92,4 @@ for s in 2 3 4 5; do
 done
 if [ $changed = 1 ]; then ok "--seed changes the arbitration of some run"; else bad "--seed changes nothing in 4 tries"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

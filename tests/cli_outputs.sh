@@ -11,15 +11,7 @@ A=${ATOMSIM:-build/atomsim}
 D=tests/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { # check NAME COMMAND...: passes when the command succeeds
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else bad "$name"; fi
-}
+. "$(cd "$(dirname "$0")" && pwd)/lib/checks.sh"
 # runs COMMAND..., stdout to $tmp/out, stderr to $tmp/err, status in $rc
 capture() {
     rc=0
@@ -175,5 +167,4 @@ for f in configs/*.ini; do
     check "$f runs a small counter" test "$rc" -eq 0 -a ! -s "$tmp/err" -a "$(wc -l <"$tmp/out")" -eq 2
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -9,11 +9,8 @@ cd "$(dirname "$0")/.."
 A=${ATOMSIM:-build/atomsim}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+. "$(cd "$(dirname "$0")" && pwd)/lib/checks.sh"
+check() { check_eval "$@"; }
 
 if [ ! -x "$A" ]; then
     echo "FAIL $A is not built"
@@ -54,5 +51,4 @@ rc=0
 "$A" run --pattern counter --engine model --wg 48 >/dev/null 2>"$tmp/err" || rc=$?
 check "run --engine model refuses what the simulator refuses (exit 2)" "[ $rc -eq 2 ] && grep -q 'multiple of the subgroup size' $tmp/err"
 
-echo "model_check: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish model_check

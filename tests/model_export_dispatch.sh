@@ -10,11 +10,8 @@ cd "$(dirname "$0")/.."
 A=${ATOMSIM:-build/atomsim}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+. "$(cd "$(dirname "$0")" && pwd)/lib/checks.sh"
+check() { check_eval "$@"; }
 
 # expect NAME STATUS REGEX COMMAND...: exit status, one stderr line matching REGEX, no stdout
 expect() {
@@ -93,5 +90,4 @@ expect "dispatch: unknown pattern" 2 "unknown pattern" "$A" dispatch --table "$T
 expect "dispatch: no --table" 2 "required" "$A" dispatch --pattern counter
 expect "dispatch: not JSON" 2 "not valid JSON" "$A" dispatch --table "$tmp/a.csv" --pattern counter
 
-echo "model_export_dispatch: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish model_export_dispatch

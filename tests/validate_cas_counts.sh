@@ -13,15 +13,7 @@ A=${ATOMSIM:-build/atomsim}
 D=validate/data/h100-cas-attempts.csv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { # check NAME COMMAND...
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else bad "$name"; fi
-}
+. "$(cd "$(dirname "$0")" && pwd)/lib/checks.sh"
 
 "$A" validate --config configs/h100.ini --data $D --max-events 1e6 -j 2 --format csv >"$tmp/v.csv" 2>"$tmp/v.err"
 check "validate reads the count column (exit 0)" test $? -eq 0
@@ -53,5 +45,4 @@ check "a malformed count exits 2" test $rc -eq 2
 check "and says which line and why in one line" \
     test "$(cat "$tmp/bad.err")" = "atomsim validate: $tmp/bad.csv:$(($(grep -c '^#' $D) + 3)): cas_attempts 'abc' is not a count"
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

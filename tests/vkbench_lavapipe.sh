@@ -24,15 +24,7 @@ export VK_DRIVER_FILES=$icd
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { # check NAME COMMAND...: passes when the command succeeds
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else bad "$name"; fi
-}
+. "$(cd "$(dirname "$0")" && pwd)/lib/checks.sh"
 
 header='pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,reps,time_us_median,time_us_min,time_us_max,check'
 plan=validate/plans/smoke.plan
@@ -126,5 +118,4 @@ expect "--max-dispatch-ms skips a slow configuration" 0 "skipped" \
     vkbench --pattern counter --n 4096 --max-dispatch-ms 0.000001
 check "a skipped configuration writes no row" test "$(grep -vc '^#' "$tmp/out")" -eq 1
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
