@@ -335,14 +335,19 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Sorts v in place and returns its median. */
+static double median_of(double *v, int count)
+{
+    qsort(v, (size_t)count, sizeof *v, cmp_double);
+    return count % 2 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2;
+}
+
 static void summarize(double *t, int count, vkb_result *res)
 {
-    qsort(t, (size_t)count, sizeof *t, cmp_double);
     res->reps = count;
+    res->median_us = median_of(t, count);
     res->min_us = t[0];
     res->max_us = t[count - 1];
-    res->median_us = count % 2 ? t[count / 2]
-                               : (t[count / 2 - 1] + t[count / 2]) / 2;
 }
 
 static int prepare(vkb_bench *b, const vkb_cfg *c, char *err)
@@ -455,9 +460,8 @@ int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
         }
     }
     if (rc == VKB_OK) {
-        summarize(tr, res->reps, res);
-        res->cas_attempts = res->median_us;
         summarize(t, res->reps, res);
+        res->cas_attempts = median_of(tr, res->reps); /* -1 when not counted */
     }
     free(t);
     vkb_ref_close(ref);
