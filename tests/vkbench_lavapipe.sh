@@ -112,6 +112,10 @@ printf -- '--pattern counter\n\n--pattern counter --wg 0\n' >"$tmp/bad.plan"
 expect "bad plan line named -> 2" 2 "bad.plan:3:.*--wg" vkbench --plan "$tmp/bad.plan"
 VK_DRIVER_FILES=$tmp/no_such_icd.json expect "no Vulkan driver -> 1" 1 "Vulkan" \
     vkbench --pattern counter --n 4096
+# lavapipe's maxStorageBufferRange is 128 MiB: 2^25 + 1024 threads' counts
+# need more, though the u16 histogram alone fits
+expect "--count-cas output past the buffer range refused -> 1" 1 "maxStorageBufferRange" \
+    vkbench --pattern histogram-u16-cas --n 33555456 --wg 1024 --bins 65536 --count-cas
 expect "shared memory past the device limit refused -> 1" 1 "maxComputeSharedMemorySize" \
     vkbench --pattern histogram-shared --n 4096 --bins 2^16
 expect "--max-dispatch-ms skips a slow configuration" 0 "skipped" \

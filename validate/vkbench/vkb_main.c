@@ -173,7 +173,7 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
     vkb_bench *b;
 
     for (size_t k = 0; k < l->len; k++)
-        if (vkb_limits_admit(&g->info, &l->v[k], err)) {
+        if (vkb_limits_admit(&g->info, &l->v[k], mo->count_cas, err)) {
             fprintf(stderr, "vkbench: %srefused: %s\n",
                     where(mo, &l->v[k], loc, sizeof loc), err);
             l->v[k].reps = 0;

@@ -70,7 +70,12 @@ uint64_t vkb_pattern_target_words(int id, uint32_t n, uint32_t bins,
     }
 }
 
-uint64_t vkb_pattern_out_words(int id, uint32_t n)
+int vkb_pattern_counts_cas(int id)
 {
-    return patterns[id].has_out ? n : 1;
+    return id == VKB_HISTOGRAM_U8_CAS || id == VKB_HISTOGRAM_U16_CAS;
+}
+
+uint64_t vkb_pattern_out_words(int id, uint32_t n, int count_cas)
+{
+    return patterns[id].has_out || (count_cas && vkb_pattern_counts_cas(id)) ? n : 1;
 }

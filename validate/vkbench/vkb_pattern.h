@@ -48,6 +48,11 @@ uint32_t vkb_pattern_smem_need(int id, uint32_t bins);
 /* 32-bit words of the atomic target and of the output buffer. */
 uint64_t vkb_pattern_target_words(int id, uint32_t n, uint32_t bins,
                                   uint32_t addresses);
-uint64_t vkb_pattern_out_words(int id, uint32_t n);
+/* count_cas (vkbench --count-cas): the patterns that count their
+ * compare-and-swaps store one count a thread in the output buffer. */
+uint64_t vkb_pattern_out_words(int id, uint32_t n, int count_cas);
+
+/* 1 for the patterns whose threads can count their compare-and-swaps. */
+int vkb_pattern_counts_cas(int id);
 
 #endif
