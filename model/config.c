@@ -305,6 +305,10 @@ int cfg_validate(const cfg_config *c, char err[CFG_ERR_MAX])
         snprintf(err, CFG_ERR_MAX, "coalesce.line_bytes %d is not a power of two", c->coalesce.line_bytes);
         return -1;
     }
+    if (c->l2.cas_sources > c->gpu.sm_count) {
+        snprintf(err, CFG_ERR_MAX, "l2.cas_sources %d exceeds gpu.sm_count %d (at most one input queue per SM)", c->l2.cas_sources, c->gpu.sm_count);
+        return -1;
+    }
     if (c->dispatch.density_penalty_start > c->dispatch.density_inhibit) {
         snprintf(err, CFG_ERR_MAX, "dispatch.density_penalty_start %g exceeds dispatch.density_inhibit %g", c->dispatch.density_penalty_start, c->dispatch.density_inhibit);
         return -1;

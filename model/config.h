@@ -19,6 +19,8 @@ enum cfg_slice_hash { CFG_HASH_MOD = 0, CFG_HASH_XOR = 1 };
 enum cfg_merge_rule { CFG_MERGE_NONE = 0, CFG_MERGE_UNIFORM = 1, CFG_MERGE_PER_ADDRESS = 2 };
 /* Which requests a full slice queue holds in their SM's memory port. */
 enum cfg_queue_hold { CFG_HOLD_ALL = 0, CFG_HOLD_RETURNING = 1 };
+/* Which waiting compare-and-swap request a slice serves next. */
+enum cfg_cas_service { CFG_CAS_ARRIVAL = 0, CFG_CAS_RANDOM = 1 };
 
 typedef struct cfg_gpu {
     char name[CFG_NAME_MAX];
@@ -83,6 +85,8 @@ typedef struct cfg_l2 {
     double store_issue_cycles;        /* cycles per line store */
     int queue_depth_requests;         /* per slice; full queues stall the SM that feeds them */
     int full_queue_holds;             /* enum cfg_queue_hold */
+    int cas_service;                  /* enum cfg_cas_service */
+    int cas_sources;                  /* input queues per slice for deferred CAS (groups of SMs) */
     int hol_blocking;                 /* 1: an op waiting on its address blocks the slice behind it */
     double size_bytes;
     int warm_start;                   /* 1: buffers start resident, as cleared just before the kernel */

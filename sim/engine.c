@@ -37,13 +37,15 @@ struct sim_engine {
     mem_sys *mem;
     int sm_count, wg_per_sm, warps_per_wg, schedulers, smem_words_alloc;
     uint64_t wg_total, next_wg;
-    int nslots, nwarps;
+    int nslots, nwarps, nslices;
+    int cas_deferred;        /* global atomics wait at the slices (mem_cas_deferred) */
     wg_slot *slots;
     sim_warp *warps;
     double *warp_mem_done;   /* last shared-memory op of each warp completes */
     double *bar_arrive;
     int *warp_slot, *warp_sm, *warp_sched; /* per warp: no division per event */
-    sim_op *saved_ops;       /* a memory op waiting for its SM's port, per warp */
+    sim_op *saved_ops;       /* a memory op waiting for its SM's port or a deferred CAS's replies, per warp */
+    double *cas_ready;       /* per warp: when its deferred CAS left the port (+1) */
     unsigned char *pending;
     double *port_arrive;
     int *port_waiting;       /* per SM: warps waiting for the port, head included */
@@ -194,6 +196,7 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     e->warp_mem_done = calloc((size_t)e->nwarps, sizeof(double));
     e->bar_arrive = calloc((size_t)e->nwarps, sizeof(double));
     e->saved_ops = malloc((size_t)e->nwarps * sizeof *e->saved_ops);
+    e->cas_ready = calloc((size_t)e->nwarps, sizeof(double));
     e->pending = calloc((size_t)e->nwarps, 1);
     e->port_arrive = calloc((size_t)e->nwarps, sizeof(double));
     e->port_cap = occ * warps_per_wg;
@@ -213,20 +216,23 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     e->warp_launch_free = calloc((size_t)e->sm_count, sizeof(double));
     e->smem_free = calloc((size_t)e->sm_count, sizeof(double));
     e->smem = calloc((size_t)e->nslots * (size_t)e->smem_words_alloc, sizeof(uint32_t));
-    /* one event per warp, plus one per slot waiting to take its next workgroup */
-    e->heap = calloc((size_t)e->nwarps + (size_t)e->nslots, sizeof *e->heap);
-    if (!e->slots || !e->warps || !e->warp_mem_done || !e->bar_arrive || !e->saved_ops || !e->pending || !e->port_arrive ||
+    /* one event per warp, one per slot waiting to take its next workgroup,
+     * one per L2 slice serving deferred compare-and-swaps */
+    e->nslices = cfg->l2.slice_count;
+    e->heap = calloc((size_t)e->nwarps + (size_t)e->nslots + (size_t)e->nslices, sizeof *e->heap);
+    if (!e->slots || !e->warps || !e->warp_mem_done || !e->bar_arrive || !e->saved_ops || !e->cas_ready || !e->pending || !e->port_arrive ||
         !e->port_waiting || !e->port_head || !e->port_fifo || !e->warp_slot || !e->warp_sm || !e->warp_sched || !e->sched_free ||
         !e->warp_launch_free || !e->smem_free || !e->smem || !e->heap) {
         sim_engine_close(e);
         snprintf(err, CFG_ERR_MAX, "out of memory for %d resident warps", e->nwarps);
         return 2;
     }
-    rc = mem_open(&e->cfg, &lay, &e->mem, err);
+    rc = mem_open(&e->cfg, &lay, e->nwarps, p->seed, &e->mem, err);
     if (rc) {
         sim_engine_close(e);
         return rc;
     }
+    e->cas_deferred = mem_cas_deferred(e->mem);
     *out = e;
     return 0;
 }
@@ -241,6 +247,7 @@ void sim_engine_close(sim_engine *e)
     free(e->warp_mem_done);
     free(e->bar_arrive);
     free(e->saved_ops);
+    free(e->cas_ready);
     free(e->pending);
     free(e->port_arrive);
     free(e->port_waiting);
@@ -533,6 +540,60 @@ static void barrier_arrive(sim_engine *e, int w, double t)
     }
 }
 
+/* Sends warp w's deferred atomic and schedules the slices that
+ * were idle.  Returns 1 when the warp now waits for replies. */
+static int cas_send(sim_engine *e, int w, int sm, double st, const sim_op *op, int replay)
+{
+    if (!replay) { /* the slices read the op until its last reply */
+        op_save(&e->saved_ops[w], op);
+        op = &e->saved_ops[w];
+    }
+    int slices[SIM_MAX_LANES], nwake;
+    double when[SIM_MAX_LANES], sent;
+    int nreq = mem_cas_send(e->mem, w, sm, st, op, e->warps[w].ret, &sent, slices, when, &nwake);
+    for (int k = 0; k < nwake; k++)
+        heap_push(e, when[k], (uint32_t)(e->nwarps + e->nslots + slices[k]));
+    if (replay && --e->port_waiting[sm] > 0) {
+        double next = mem_port_free(e->mem, sm);
+        heap_push(e, next > st ? next : st, (uint32_t)port_dequeue(e, sm));
+    }
+    e->st.stall_backpressure_cycles += sent - st;
+    e->cas_ready[w] = sent + 1;
+    return nreq > 0;
+}
+
+/* Slice s's service event: waiting requests served; their warps go on
+ * once their last replies are back. */
+static void cas_served(sim_engine *e, int s, double t)
+{
+    int woken[SIM_MAX_LANES], nwoken;
+    double replies[SIM_MAX_LANES];
+    double next = mem_cas_serve(e->mem, s, t, woken, replies, &nwoken);
+    if (next >= 0)
+        heap_push(e, next > t ? next : t, (uint32_t)(e->nwarps + e->nslots + s));
+    for (int k = 0; k < nwoken; k++) {
+        int w = woken[k];
+        double reply = replies[k];
+        if (reply > e->end_mem)
+            e->end_mem = reply;
+        if (e->cfg.launch.retire_waits_for_acks) {
+            wg_slot *sl = &e->slots[e->warp_slot[w]];
+            if (reply > sl->ack_time)
+                sl->ack_time = reply;
+        }
+        double ready = e->cas_ready[w];
+        if (reply > ready) {
+            e->st.stall_memory_cycles += reply - ready;
+            ready = reply;
+        }
+        if (e->saved_ops[w].last) {
+            e->st.warp_instructions += 1;
+            warp_exit(e, w, ready);
+        } else
+            heap_push(e, ready, (uint32_t)w);
+    }
+}
+
 int sim_engine_run(sim_engine *e, atom_stats *out)
 {
     const cfg_config *c = &e->cfg;
@@ -563,6 +624,10 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
             return 1;
         }
         int w = (int)(uint32_t)ev.order;
+        if (w >= e->nwarps + e->nslots) { /* a slice serves a waiting compare-and-swap */
+            cas_served(e, w - e->nwarps - e->nslots, ev.t);
+            continue;
+        }
         if (w >= e->nwarps) { /* a slot is free: its next workgroup, if any is left */
             if (e->next_wg < e->wg_total)
                 launch_wg(e, w - e->nwarps, ev.t);
@@ -618,6 +683,12 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
             *sched = st + 1;
             e->st.stall_issue_cycles += st - t;
             e->st.warp_instructions += 1;
+            if (op->kind == SIM_OP_GATOMIC && e->cas_deferred) {
+                if (cas_send(e, w, sm, st, op, replay))
+                    continue; /* the slices wake the warp with its last reply */
+                ready = e->cas_ready[w];
+                break;
+            }
             if (op->kind == SIM_OP_GATOMIC)
                 done = mem_atomic(e->mem, sm, st, op, wp->ret, &sent);
             else

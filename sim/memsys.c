@@ -5,7 +5,11 @@
  * so one pass computes each request's admission (bounded queue), its service
  * start (atomic unit issue rate), each op's start (read-modify-write
  * dependency on its address) and its reply, with no per-request events.
- * Everything is allocated at open; mem_atomic and mem_store never allocate. */
+ * The exception is l2.cas_service = random: a compare-and-swap pattern's
+ * atomics wait at their slice and are resolved when served, in an order no
+ * pass at issue time can know (mem_cas_send, mem_cas_serve; one engine
+ * event per request served).  Everything is allocated at open; nothing
+ * here allocates per request. */
 #include "memsys.h"
 
 #include <math.h>
@@ -14,6 +18,19 @@
 #include <string.h>
 
 #define HASH_SLOTS 128 /* > 2 x SIM_MAX_LANES keeps probe chains short */
+
+/* A deferred compare-and-swap request, from send to service. */
+typedef struct cas_req {
+    uint64_t lanes;       /* its lanes: one line's */
+    uint64_t line;
+    double arrival;
+    double busy;          /* atomic unit cycles */
+    double bytes;         /* DRAM bytes on a miss */
+    int warp;
+    int lane_chain;       /* merged lanes lengthen the word's dependency */
+    int src;              /* the slice input queue it waits in */
+    int next;             /* the next request in the crossbar, or in its input queue */
+} cas_req;
 
 /* Requests a slice remembers to tell whether it is interleaving lines (a
  * power of two). */
@@ -30,6 +47,14 @@ typedef struct slice {
     uint64_t requests;
     uint64_t recent[SLICE_RECENT]; /* lines of its last atomic requests, line + 1 */
     int recent_pos;
+    /* deferred compare-and-swaps: in the crossbar (arrival order), then waiting */
+    int xbar_head, xbar_tail;
+    int nwait;
+    int scheduled;        /* a service event for it is in the engine's heap */
+    /* per input queue (l2.cas_sources of them): FIFO head and tail, and its
+     * place in `ready_q`, the dense list of non-empty queues (-1: empty) */
+    int *qhead, *qtail, *qpos, *ready_q;
+    int nready;
 } slice;
 
 /* Open-addressing table reset per instruction by a generation stamp. */
@@ -80,6 +105,17 @@ struct mem_sys {
     /* counters */
     double atomic_instructions, l2_requests, l2_ops, store_requests, misses;
     double cas_attempts, cas_failures;
+    /* deferred compare-and-swaps (l2.cas_service = random) */
+    int cas_random;
+    int req_per_warp;     /* request records per warp: its most lines in one instruction */
+    cas_req *req;         /* warp w's requests are req[w * req_per_warp ...] */
+    const sim_op **cas_op; /* per warp: its op, kept by the engine until the reply */
+    uint32_t **cas_ret;   /* per warp: where its old values go */
+    int *cas_left;        /* per warp: requests not yet served */
+    double *cas_reply;    /* per warp: its latest reply so far */
+    int *queues;          /* the slices' input queue arrays, one block */
+    int nsources, sm_count;
+    uint64_t rng;
 };
 
 static uint32_t hash64(uint64_t x)
@@ -88,7 +124,48 @@ static uint32_t hash64(uint64_t x)
     return (uint32_t)(x >> 57); /* 7 bits: HASH_SLOTS */
 }
 
-int mem_open(const cfg_config *cfg, const sim_layout *lay, mem_sys **out, char err[CFG_ERR_MAX])
+/* The waiting rooms, for nwarps resident warps: only for a pattern that
+ * issues compare-and-swaps under l2.cas_service = random. */
+static int cas_open(mem_sys *m, const sim_layout *lay, int nwarps, uint64_t seed)
+{
+    m->cas_random = 1;
+    uint64_t lines = 1;
+    for (int b = 0; b < lay->count; b++)
+        if (lay->buf[b].atomic) {
+            uint64_t bytes = (lay->buf[b].words ? lay->buf[b].words : 1) * 4ull * (lay->buf[b].stride_words ? lay->buf[b].stride_words : 1);
+            uint64_t l = (bytes + (uint64_t)m->line_bytes - 1) / (uint64_t)m->line_bytes;
+            if (l > lines)
+                lines = l;
+        }
+    int lanes = m->cfg->gpu.subgroup_size < SIM_MAX_LANES ? m->cfg->gpu.subgroup_size : SIM_MAX_LANES;
+    m->req_per_warp = lines < (uint64_t)lanes ? (int)lines : lanes;
+    size_t pool = (size_t)nwarps * (size_t)m->req_per_warp;
+    m->sm_count = m->cfg->gpu.sm_count;
+    m->nsources = m->cfg->l2.cas_sources; /* at most sm_count (cfg_validate) */
+    size_t per = (size_t)m->nsources;
+    m->req = calloc(pool, sizeof *m->req);
+    m->cas_left = calloc((size_t)nwarps, sizeof *m->cas_left);
+    m->cas_op = calloc((size_t)nwarps, sizeof *m->cas_op);
+    m->cas_ret = calloc((size_t)nwarps, sizeof *m->cas_ret);
+    m->cas_reply = calloc((size_t)nwarps, sizeof *m->cas_reply);
+    m->queues = malloc((size_t)m->nslices * per * 4 * sizeof *m->queues);
+    int ok = m->req && m->cas_left && m->cas_op && m->cas_ret && m->cas_reply && m->queues;
+    for (int s = 0; ok && s < m->nslices; s++) {
+        slice *sl = &m->slices[s];
+        sl->xbar_head = sl->xbar_tail = -1;
+        sl->qhead = m->queues + (size_t)s * per * 4;
+        sl->qtail = sl->qhead + per;
+        sl->qpos = sl->qtail + per;
+        sl->ready_q = sl->qpos + per;
+        for (int q = 0; q < m->nsources; q++)
+            sl->qhead[q] = sl->qtail[q] = sl->qpos[q] = -1;
+    }
+    m->rng = (seed + 1) * 0x9e3779b97f4a7c15ull;
+    return ok;
+}
+
+int mem_open(const cfg_config *cfg, const sim_layout *lay, int nwarps, uint64_t seed, mem_sys **out,
+             char err[CFG_ERR_MAX])
 {
     mem_sys *m = calloc(1, sizeof *m);
     if (!m) {
@@ -170,6 +247,8 @@ int mem_open(const cfg_config *cfg, const sim_layout *lay, mem_sys **out, char e
         for (uint64_t l = bf->base_line; l < bf->base_line + lines; l++)
             m->tags[l % m->ntags] = l + 1;
     }
+    if (ok && lay->cas && cfg->l2.cas_service == CFG_CAS_RANDOM)
+        ok = cas_open(m, lay, nwarps, seed);
     if (!ok) {
         mem_close(m);
         snprintf(err, CFG_ERR_MAX, "out of memory for the simulated buffers");
@@ -186,6 +265,12 @@ void mem_close(mem_sys *m)
     if (m->slices)
         for (int s = 0; s < m->nslices; s++)
             free(m->slices[s].ring);
+    free(m->req);
+    free(m->cas_left);
+    free(m->cas_op);
+    free(m->cas_ret);
+    free(m->cas_reply);
+    free(m->queues);
     free(m->slices);
     free(m->port_free);
     free(m->tags);
@@ -454,18 +539,25 @@ static int uniform_lanes(const sim_op *op)
     return 1;
 }
 
+/* Whether the op's lanes on one address are one L2 op (*aggregated: one
+ * op with no per-lane cost). */
+static int merge_of(const mem_sys *m, const sim_op *op, int *aggregated)
+{
+    *aggregated = 0;
+    if (op->atomic == SIM_ATOMIC_CAS)
+        return m->merge_cas;
+    if (op->uniform_address && m->compiler_agg)
+        return *aggregated = 1; /* the warp sends one lane with the sum */
+    if (m->merge_rule == CFG_MERGE_UNIFORM)
+        return *aggregated = uniform_lanes(op); /* a whole-warp merge: no per-lane cost (H100) */
+    return m->merge_rule == CFG_MERGE_PER_ADDRESS;
+}
+
 double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret, double *sent)
 {
     buffer *bf = &m->buf[op->buffer];
-    int merge, aggregated = 0;
-    if (op->atomic == SIM_ATOMIC_CAS)
-        merge = m->merge_cas;
-    else if (op->uniform_address && m->compiler_agg)
-        merge = aggregated = 1; /* the warp sends one lane with the sum */
-    else if (m->merge_rule == CFG_MERGE_UNIFORM)
-        merge = aggregated = uniform_lanes(op); /* a whole-warp merge: no per-lane cost (H100) */
-    else
-        merge = m->merge_rule == CFG_MERGE_PER_ADDRESS;
+    int aggregated;
+    int merge = merge_of(m, op, &aggregated);
     int ngroups;
     int nreq = coalesce(m, op, &ngroups);
     int nsect = m->line_bytes / 32;
@@ -546,6 +638,238 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
     }
     *sent = m->port_free[sm] > t ? m->port_free[sm] : t;
     return reply;
+}
+
+int mem_cas_deferred(const mem_sys *m)
+{
+    return m->cas_random;
+}
+
+int mem_slice_count(const mem_sys *m)
+{
+    return m->nslices;
+}
+
+int mem_cas_send(mem_sys *m, int w, int sm, double t, const sim_op *op, uint32_t *ret, double *sent, int *wake_slice,
+                 double *wake_t, int *nwake)
+{
+    int ngroups, aggregated;
+    int merge = merge_of(m, op, &aggregated);
+    int nreq = coalesce(m, op, &ngroups);
+    int nsect = m->line_bytes / 32;
+    double port = m->lsu + (op->result_used ? m->lsu_ret : 0);
+    m->atomic_instructions++;
+    m->l2_requests += nreq;
+    *nwake = 0;
+    if (nreq > m->req_per_warp) /* cannot happen: a request is a line of the buffer, one per lane at most */
+        nreq = m->req_per_warp;
+    for (int r = 0; r < nreq; r++) {
+        int s = slice_of(m, m->req_line[r]);
+        slice *sl = &m->slices[s];
+        /* the port as in send_request; the waiting room has no bound, so a
+         * full queue holds nothing here */
+        double base = m->port_free[sm] > t ? m->port_free[sm] : t;
+        m->port_free[sm] = base + port;
+        int sect_max[32];
+        for (int k = 0; k < nsect; k++)
+            sect_max[k] = 0;
+        uint64_t lanes = 0;
+        int req_ops = 0;
+        for (int o = m->req_first[r]; o >= 0; o = m->op_next[o]) {
+            int ops = merge ? 1 : m->op_lanes[o];
+            if (ops > sect_max[m->op_sector[o]])
+                sect_max[m->op_sector[o]] = ops;
+            req_ops += ops;
+            for (int lane = m->op_first[o]; lane >= 0; lane = m->op_next_lane[lane])
+                lanes |= 1ull << lane;
+        }
+        m->l2_ops += req_ops;
+        int passes = 0;
+        for (int k = 0; k < nsect; k++)
+            passes += sect_max[k];
+        int id = w * m->req_per_warp + r;
+        cas_req *q = &m->req[id];
+        q->lanes = lanes;
+        q->line = m->req_line[r];
+        q->arrival = t + m->xbar;
+        q->busy = passes * (op->atomic == SIM_ATOMIC_CAS ? m->cas_issue : m->issue);
+        q->bytes = req_bytes(m, r);
+        q->warp = w;
+        q->lane_chain = merge && !aggregated && m->merged_lane > 0;
+        /* SMs feed a slice through nsources queues, contiguous groups of
+         * SMs each (as SMs sit in GPCs) */
+        q->src = (int)((int64_t)sm * m->nsources / m->sm_count);
+        q->next = -1;
+        if (sl->xbar_tail >= 0)
+            m->req[sl->xbar_tail].next = id;
+        else
+            sl->xbar_head = id;
+        sl->xbar_tail = id;
+        if (!sl->scheduled) {
+            sl->scheduled = 1;
+            wake_slice[*nwake] = s;
+            wake_t[(*nwake)++] = q->arrival;
+        }
+    }
+    m->cas_left[w] = nreq;
+    m->cas_op[w] = op;
+    m->cas_ret[w] = ret;
+    m->cas_reply[w] = t;
+    *sent = m->port_free[sm] > t ? m->port_free[sm] : t;
+    return nreq;
+}
+
+/* Into its input queue's FIFO; a queue that was empty joins ready_q. */
+static void wait_push(mem_sys *m, slice *sl, int id)
+{
+    int q = m->req[id].src;
+    m->req[id].next = -1;
+    if (sl->qtail[q] >= 0)
+        m->req[sl->qtail[q]].next = id;
+    else {
+        sl->qhead[q] = id;
+        sl->qpos[q] = sl->nready;
+        sl->ready_q[sl->nready++] = q;
+    }
+    sl->qtail[q] = id;
+    sl->nwait++;
+}
+
+/* The head of the i-th non-empty input queue; an emptied queue leaves
+ * ready_q (the last one moves into its place). */
+static int wait_take(mem_sys *m, slice *sl, int i)
+{
+    int q = sl->ready_q[i];
+    int id = sl->qhead[q];
+    sl->qhead[q] = m->req[id].next;
+    if (sl->qhead[q] < 0) {
+        sl->qtail[q] = -1;
+        int last = sl->ready_q[--sl->nready];
+        sl->ready_q[i] = last;
+        sl->qpos[last] = i;
+        sl->qpos[q] = -1;
+    }
+    sl->nwait--;
+    return id;
+}
+
+/* xorshift64*: uniform in [0, n) */
+static uint32_t rng_below(mem_sys *m, uint32_t n)
+{
+    m->rng ^= m->rng >> 12;
+    m->rng ^= m->rng << 25;
+    m->rng ^= m->rng >> 27;
+    uint64_t x = m->rng * 0x2545f4914f6cdd1dull;
+    return (uint32_t)(((x >> 32) * (uint64_t)n) >> 32);
+}
+
+/* Serves one waiting request of slice sl at cycle t (its unit is free).
+ * Returns its warp if that was the warp's last outstanding request, else -1. */
+static int serve_one(mem_sys *m, slice *sl, double t)
+{
+    if (sl->nwait > sl->depth_max)
+        sl->depth_max = sl->nwait;
+    /* any input queue that holds a request, uniformly; its oldest one */
+    cas_req *q = &m->req[wait_take(m, sl, (int)rng_below(m, (uint32_t)sl->nready))];
+    const sim_op *op = m->cas_op[q->warp];
+    uint32_t *ret = m->cas_ret[q->warp];
+    buffer *bf = &m->buf[op->buffer];
+    double wait = t;
+    for (uint64_t mask = q->lanes; mask; mask &= mask - 1) {
+        double r = bf->ready[op->index[__builtin_ctzll(mask)]];
+        if (r > wait)
+            wait = r;
+    }
+    double base = t;
+    uint64_t *tag = &m->tags[q->line % m->ntags];
+    if (*tag != q->line + 1) {
+        m->misses++;
+        *tag = q->line + 1;
+        base = dram_slot(m, t, q->bytes) + m->dram_lat;
+    }
+    /* resolved now, in lane order: same-word lanes of one request are one
+     * merged op whose first lane can win */
+    int cas = op->atomic == SIM_ATOMIC_CAS;
+    for (uint64_t mask = q->lanes; mask; mask &= mask - 1) {
+        int lane = __builtin_ctzll(mask);
+        uint32_t *wd = &bf->words[op->index[lane]];
+        uint32_t old = *wd;
+        ret[lane] = old;
+        if (!cas)
+            *wd = op->atomic == SIM_ATOMIC_OR ? old | op->operand[lane] : old + op->operand[lane];
+        else if (m->cas_attempts++, old == op->compare[lane])
+            *wd = op->operand[lane];
+        else
+            m->cas_failures++;
+    }
+    double end = (base > wait ? base : wait) + q->busy;
+    double next = end - (cas ? m->cas_issue : m->issue) + m->same_addr;
+    if (q->lane_chain) {
+        /* next + (lanes on the word - 1) x merged_lane, without grouping */
+        for (uint64_t mask = q->lanes; mask; mask &= mask - 1)
+            bf->ready[op->index[__builtin_ctzll(mask)]] = next - m->merged_lane;
+        for (uint64_t mask = q->lanes; mask; mask &= mask - 1)
+            bf->ready[op->index[__builtin_ctzll(mask)]] += m->merged_lane;
+    } else
+        for (uint64_t mask = q->lanes; mask; mask &= mask - 1)
+            bf->ready[op->index[__builtin_ctzll(mask)]] = next;
+    /* the request is resolved as it executes, so the unit holds it until
+     * its words are ready, whatever l2.hol_blocking says: serving another
+     * request meanwhile would resolve the two out of their execution order */
+    sl->free = wait + q->busy;
+    sl->sojourn_sum += end - q->arrival;
+    double from = t > sl->busy_until ? t : sl->busy_until;
+    if (end > from)
+        sl->busy += end - from;
+    if (end > sl->busy_until)
+        sl->busy_until = end;
+    sl->requests++;
+    double back = end + m->atom_lat + m->xbar;
+    int w = q->warp;
+    if (back > m->cas_reply[w])
+        m->cas_reply[w] = back;
+    return --m->cas_left[w] == 0 ? w : -1;
+}
+
+double mem_cas_serve(mem_sys *m, int s, double t, int *warps, double *replies, int *nwoken)
+{
+    slice *sl = &m->slices[s];
+    /* A request sent from now on arrives a crossbar latency later at the
+     * earliest, so every request that arrives before t + xbar is already in
+     * the crossbar: the slice can serve up to then in this one event. */
+    double horizon = t + m->xbar, now = t;
+    *nwoken = 0;
+    for (;;) {
+        while (sl->xbar_head >= 0 && m->req[sl->xbar_head].arrival <= now) {
+            int id = sl->xbar_head;
+            sl->xbar_head = m->req[id].next;
+            wait_push(m, sl, id);
+        }
+        if (sl->xbar_head < 0)
+            sl->xbar_tail = -1;
+        double next;
+        if (!sl->nwait) {
+            if (sl->xbar_head < 0) {
+                sl->scheduled = 0;
+                return -1;
+            }
+            next = m->req[sl->xbar_head].arrival;
+        } else if (sl->free > now) /* the unit is still busy */
+            next = sl->free;
+        else {
+            int w = serve_one(m, sl, now);
+            if (w >= 0) {
+                warps[*nwoken] = w;
+                replies[(*nwoken)++] = m->cas_reply[w];
+            }
+            next = sl->free;
+            if (*nwoken == SIM_MAX_LANES)
+                return next;
+        }
+        if (next >= horizon)
+            return next;
+        now = next;
+    }
 }
 
 double mem_store(mem_sys *m, int sm, double t, const sim_op *op, double *sent)

@@ -11,13 +11,43 @@
 
 typedef struct mem_sys mem_sys;
 
-int mem_open(const cfg_config *cfg, const sim_layout *lay, mem_sys **out, char err[CFG_ERR_MAX]);
+/* nwarps: resident warps (ids 0..nwarps-1); seed drives the slices'
+ * random service order (l2.cas_service = random). */
+int mem_open(const cfg_config *cfg, const sim_layout *lay, int nwarps, uint64_t seed, mem_sys **out,
+             char err[CFG_ERR_MAX]);
 void mem_close(mem_sys *m);
 
 /* A warp's global atomic issued by SM `sm` at cycle t.  Old values land in
  * ret[lane].  Returns the cycle the last reply reaches the SM; *sent is when
  * the SM's memory port finished sending (back-pressure included). */
 double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret, double *sent);
+
+/* With l2.cas_service = random and a pattern that issues compare-and-swaps,
+ * its global atomics are not resolved when issued: their requests wait at
+ * their slices, which serve them one per service event (mem_cas_serve).
+ * Its plain atomics (the loop's first read) go the same way, since one
+ * resolved at issue would book the atomic unit ahead of the waiting ones.
+ * mem_cas_deferred says whether this run does that; then every global
+ * atomic goes through mem_cas_send instead of mem_atomic. */
+int mem_cas_deferred(const mem_sys *m);
+
+/* Sends warp w's deferred atomic; op and ret must stay put until
+ * the reply.  Returns its request count (0: nothing to wait for); *sent as
+ * for mem_atomic.  Slices that now need a service event are written to
+ * wake_slice[] with its cycle in wake_t[] (*nwake of them, at most
+ * SIM_MAX_LANES). */
+int mem_cas_send(mem_sys *m, int w, int sm, double t, const sim_op *op, uint32_t *ret, double *sent, int *wake_slice,
+                 double *wake_t, int *nwake);
+
+/* Slice s's service event at cycle t: serves what it can before any
+ * request not yet sent could arrive.  Returns the cycle of its next
+ * service event, or -1 when nothing waits.  The warps whose last reply
+ * this was are written to warps[] with their reply cycles (when the last
+ * reply reaches the SM) in replies[] (*nwoken of them, at most
+ * SIM_MAX_LANES). */
+double mem_cas_serve(mem_sys *m, int s, double t, int *warps, double *replies, int *nwoken);
+
+int mem_slice_count(const mem_sys *m);
 
 /* A warp's global store; returns the cycle its last line is in L2. */
 double mem_store(mem_sys *m, int sm, double t, const sim_op *op, double *sent);

@@ -90,6 +90,7 @@ typedef struct sim_buffer_decl {
 typedef struct sim_layout {
     int count;
     sim_buffer_decl buf[SIM_MAX_BUFFERS];
+    int cas;                           /* issues compare-and-swaps (sizes the slices' waiting rooms) */
 } sim_layout;
 
 /* Read-only view of global memory after the run, for checks. */

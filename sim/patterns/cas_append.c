@@ -7,6 +7,7 @@ enum { HEAD, OUT };
 
 static int setup(const sim_ctx *c, sim_layout *lay, char err[CFG_ERR_MAX])
 {
+    lay->cas = 1;
     return pc_setup_head_out(c, lay, err);
 }
 

@@ -17,6 +17,7 @@ static inline int sw_setup(const sim_ctx *c, sim_layout *lay, unsigned bits)
 {
     uint32_t per = 32u / bits;
     lay->count = 1;
+    lay->cas = 1;
     lay->buf[SW_WORDS] = (sim_buffer_decl){ (c->p->bins + per - 1) / per, 1, 1 };
     return 0;
 }

@@ -330,6 +330,58 @@ static void cas_round_counts(void **state)
     assert_int_equal((int)st.atomic_instructions, 33);
 }
 
+/* l2.cas_service = random: a slice keeps each input queue (a group of SMs)
+ * first come, first served and takes the queues in random order.  In one
+ * SM that is still the first-come count, N(N+1)/2 for N lanes on one word
+ * (the GPU's own count for 256 lanes in one SM is exactly 32,896); across
+ * SMs a fresh retry from one SM overtakes stale ones from others, so the
+ * count falls, and the functional result stays exact (th_run checks it). */
+static void cas_service_random_order(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    th_params(&p, PAT_HISTOGRAM_U16_CAS, 256, 256);
+    p.bins = 1;
+    for (int random = 0; random <= 1; random++) {
+        th_config(&c, "gpu.sm_count=1", random ? "l2.cas_service=random" : "l2.cas_service=arrival", "l2.cas_sources=1",
+                  NULL);
+        atom_stats st = th_run(&c, &p);
+        assert_int_equal((int)st.cas_attempts, 256 * 257 / 2);
+    }
+
+    th_params(&p, PAT_HISTOGRAM_U16_CAS, 8 * 256, 256);
+    p.bins = 1;
+    th_config(&c, "gpu.sm_count=8", "coalesce.merge_cas=1", "l2.merged_lane_cycles=0.5", "l2.cas_service=arrival", NULL);
+    atom_stats fifo = th_run(&c, &p);
+    th_config(&c, "gpu.sm_count=8", "coalesce.merge_cas=1", "l2.merged_lane_cycles=0.5", "l2.cas_service=random", "l2.cas_sources=8", NULL);
+    atom_stats rnd = th_run(&c, &p);
+    if (!(rnd.cas_attempts < 0.9 * fifo.cas_attempts))
+        fail_msg("8 SMs on one word: %.0f attempts in random order, %.0f in arrival order", rnd.cas_attempts,
+                 fifo.cas_attempts);
+    /* one input queue for all SMs is first come again */
+    th_config(&c, "gpu.sm_count=8", "coalesce.merge_cas=1", "l2.merged_lane_cycles=0.5", "l2.cas_service=random", "l2.cas_sources=1", NULL);
+    atom_stats one = th_run(&c, &p);
+    assert_near(one.cas_attempts, fifo.cas_attempts, 0.05, "one input queue vs arrival order");
+
+    /* the order is drawn from the seed: same seed, same numbers */
+    th_config(&c, "gpu.sm_count=8", "coalesce.merge_cas=1", "l2.merged_lane_cycles=0.5", "l2.cas_service=random", "l2.cas_sources=8", NULL);
+    atom_stats again = th_run(&c, &p);
+    assert_true(again.cas_attempts == rnd.cas_attempts && again.cycles == rnd.cycles);
+
+    /* every CAS pattern stays functionally exact with many queues and slices */
+    th_config(&c, "gpu.sm_count=16", "l2.slice_count=8", "l2.cas_service=random", "l2.cas_sources=16", NULL);
+    for (int id = PAT_HISTOGRAM_U8_CAS; id <= PAT_HISTOGRAM_U16_CAS; id++) {
+        th_params(&p, (enum pat_id)id, 1 << 14, 128);
+        p.bins = 300;
+        atom_stats st = th_run(&c, &p);
+        assert_true(st.cas_attempts >= (1 << 14));
+    }
+    th_params(&p, PAT_CAS_APPEND, 1 << 13, 64);
+    p.selectivity = 0.3;
+    th_run(&c, &p);
+}
+
 /* ---- occupancy and shared memory ----------------------------------------
 
  * Resident workgroups per SM = min(max_wg_per_sm, max_threads / wg,
@@ -698,6 +750,7 @@ int main(void)
         cmocka_unit_test(shared_same_word_serialization),
         cmocka_unit_test(repeated_shared_ops_count_every_iteration),
         cmocka_unit_test(event_budget),
+        cmocka_unit_test(cas_service_random_order),
         cmocka_unit_test(same_input_same_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
