@@ -38,6 +38,7 @@ struct sim_engine {
     int sm_count, wg_per_sm, warps_per_wg, schedulers, smem_words_alloc;
     uint64_t wg_total, next_wg;
     int nslots, nwarps, nslices;
+    int slice_ev0;           /* event id of slice 0's service: after the warps and the slots */
     int cas_deferred;        /* global atomics wait at the slices (mem_cas_deferred) */
     wg_slot *slots;
     sim_warp *warps;
@@ -219,6 +220,7 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     /* one event per warp, one per slot waiting to take its next workgroup,
      * one per L2 slice serving deferred compare-and-swaps */
     e->nslices = cfg->l2.slice_count;
+    e->slice_ev0 = e->nwarps + e->nslots;
     e->heap = calloc((size_t)e->nwarps + (size_t)e->nslots + (size_t)e->nslices, sizeof *e->heap);
     if (!e->slots || !e->warps || !e->warp_mem_done || !e->bar_arrive || !e->saved_ops || !e->cas_ready || !e->pending || !e->port_arrive ||
         !e->port_waiting || !e->port_head || !e->port_fifo || !e->warp_slot || !e->warp_sm || !e->warp_sched || !e->sched_free ||
@@ -540,25 +542,39 @@ static void barrier_arrive(sim_engine *e, int w, double t)
     }
 }
 
-/* Sends warp w's deferred atomic and schedules the slices that
- * were idle.  Returns 1 when the warp now waits for replies. */
-static int cas_send(sim_engine *e, int w, int sm, double st, const sim_op *op, int replay)
+/* The L2 acknowledged one of warp w's global stores or atomics at `ack`:
+ * with launch.retire_waits_for_acks its slot frees no earlier. */
+static void slot_ack(sim_engine *e, int w, double ack)
+{
+    wg_slot *s = &e->slots[e->warp_slot[w]];
+    if (ack > s->ack_time)
+        s->ack_time = ack;
+}
+
+/* Warp w is ready for its next operation at `ready`; `last`: the pattern
+ * exits right after the op it finished, so it leaves without an event. */
+static void warp_resume(sim_engine *e, int w, double ready, int last)
+{
+    if (last) {
+        e->st.warp_instructions += 1;
+        warp_exit(e, w, ready);
+    } else
+        heap_push(e, ready, (uint32_t)w);
+}
+
+/* Sends warp w's deferred atomic and schedules the slices that were idle.
+ * Returns 1 when the warp now waits for replies (cas_served wakes it). */
+static int cas_send(sim_engine *e, int w, int sm, double st, const sim_op *op, int replay, double *sent)
 {
     if (!replay) { /* the slices read the op until its last reply */
         op_save(&e->saved_ops[w], op);
         op = &e->saved_ops[w];
     }
     int slices[SIM_MAX_LANES], nwake;
-    double when[SIM_MAX_LANES], sent;
-    int nreq = mem_cas_send(e->mem, w, sm, st, op, e->warps[w].ret, &sent, slices, when, &nwake);
+    double when[SIM_MAX_LANES];
+    int nreq = mem_cas_send(e->mem, w, sm, st, op, e->warps[w].ret, sent, slices, when, &nwake);
     for (int k = 0; k < nwake; k++)
-        heap_push(e, when[k], (uint32_t)(e->nwarps + e->nslots + slices[k]));
-    if (replay && --e->port_waiting[sm] > 0) {
-        double next = mem_port_free(e->mem, sm);
-        heap_push(e, next > st ? next : st, (uint32_t)port_dequeue(e, sm));
-    }
-    e->st.stall_backpressure_cycles += sent - st;
-    e->cas_ready[w] = sent + 1;
+        heap_push(e, when[k], (uint32_t)(e->slice_ev0 + slices[k]));
     return nreq > 0;
 }
 
@@ -570,27 +586,20 @@ static void cas_served(sim_engine *e, int s, double t)
     double replies[SIM_MAX_LANES];
     double next = mem_cas_serve(e->mem, s, t, woken, replies, &nwoken);
     if (next >= 0)
-        heap_push(e, next > t ? next : t, (uint32_t)(e->nwarps + e->nslots + s));
+        heap_push(e, next > t ? next : t, (uint32_t)(e->slice_ev0 + s));
     for (int k = 0; k < nwoken; k++) {
         int w = woken[k];
         double reply = replies[k];
         if (reply > e->end_mem)
             e->end_mem = reply;
-        if (e->cfg.launch.retire_waits_for_acks) {
-            wg_slot *sl = &e->slots[e->warp_slot[w]];
-            if (reply > sl->ack_time)
-                sl->ack_time = reply;
-        }
+        if (e->cfg.launch.retire_waits_for_acks)
+            slot_ack(e, w, reply);
         double ready = e->cas_ready[w];
         if (reply > ready) {
             e->st.stall_memory_cycles += reply - ready;
             ready = reply;
         }
-        if (e->saved_ops[w].last) {
-            e->st.warp_instructions += 1;
-            warp_exit(e, w, ready);
-        } else
-            heap_push(e, ready, (uint32_t)w);
+        warp_resume(e, w, ready, e->saved_ops[w].last);
     }
 }
 
@@ -624,8 +633,8 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
             return 1;
         }
         int w = (int)(uint32_t)ev.order;
-        if (w >= e->nwarps + e->nslots) { /* a slice serves a waiting compare-and-swap */
-            cas_served(e, w - e->nwarps - e->nslots, ev.t);
+        if (w >= e->slice_ev0) { /* a slice serves a waiting compare-and-swap */
+            cas_served(e, w - e->slice_ev0, ev.t);
             continue;
         }
         if (w >= e->nwarps) { /* a slot is free: its next workgroup, if any is left */
@@ -638,6 +647,7 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
         double t = ev.t;
         double *sched = &e->sched_free[e->warp_sched[w]];
         double ready, st, sent, done;
+        int deferred;
 
         int replay = e->pending[w];
         sim_op *op = &e->op;
@@ -683,25 +693,21 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
             *sched = st + 1;
             e->st.stall_issue_cycles += st - t;
             e->st.warp_instructions += 1;
-            if (op->kind == SIM_OP_GATOMIC && e->cas_deferred) {
-                if (cas_send(e, w, sm, st, op, replay))
-                    continue; /* the slices wake the warp with its last reply */
-                ready = e->cas_ready[w];
-                break;
-            }
-            if (op->kind == SIM_OP_GATOMIC)
-                done = mem_atomic(e->mem, sm, st, op, wp->ret, &sent);
-            else
-                done = mem_store(e->mem, sm, st, op, &sent);
-            if (done > e->end_mem)
-                e->end_mem = done;
-            if (waits_acks) {
+            deferred = op->kind == SIM_OP_GATOMIC && e->cas_deferred;
+            if (deferred) {
+                deferred = cas_send(e, w, sm, st, op, replay, &sent);
+                done = sent; /* the replies, if any, come with cas_served */
+            } else {
+                if (op->kind == SIM_OP_GATOMIC)
+                    done = mem_atomic(e->mem, sm, st, op, wp->ret, &sent);
+                else
+                    done = mem_store(e->mem, sm, st, op, &sent);
+                if (done > e->end_mem)
+                    e->end_mem = done;
                 /* an atomic's reply is back at the SM at `done`; a store's
                  * acknowledgement leaves the slice then */
-                double ack = op->kind == SIM_OP_GATOMIC ? done : done + c->xbar.latency_cycles;
-                wg_slot *s = &e->slots[e->warp_slot[w]];
-                if (ack > s->ack_time)
-                    s->ack_time = ack;
+                if (waits_acks)
+                    slot_ack(e, w, op->kind == SIM_OP_GATOMIC ? done : done + c->xbar.latency_cycles);
             }
             if (replay && --e->port_waiting[sm] > 0) {
                 double when = mem_port_free(e->mem, sm);
@@ -709,6 +715,10 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
             }
             e->st.stall_backpressure_cycles += sent - st;
             ready = sent + 1;
+            if (deferred) { /* the slices wake the warp with its last reply */
+                e->cas_ready[w] = ready;
+                continue;
+            }
             if (op->result_used && done > ready) {
                 e->st.stall_memory_cycles += done - ready;
                 ready = done;
@@ -729,12 +739,7 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
             warp_exit(e, w, t);
             continue;
         }
-        if (op->last) { /* the pattern exits right after this op: no event for it */
-            e->st.warp_instructions += 1;
-            warp_exit(e, w, ready);
-            continue;
-        }
-        heap_push(e, ready, (uint32_t)w);
+        warp_resume(e, w, ready, op->last);
     }
 
     double cycles = e->end_warps > e->end_mem ? e->end_warps : e->end_mem;

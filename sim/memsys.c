@@ -114,7 +114,7 @@ struct mem_sys {
     int *cas_left;        /* per warp: requests not yet served */
     double *cas_reply;    /* per warp: its latest reply so far */
     int *queues;          /* the slices' input queue arrays, one block */
-    int nsources, sm_count;
+    int nsources;
     uint64_t rng;
 };
 
@@ -140,7 +140,6 @@ static int cas_open(mem_sys *m, const sim_layout *lay, int nwarps, uint64_t seed
     int lanes = m->cfg->gpu.subgroup_size < SIM_MAX_LANES ? m->cfg->gpu.subgroup_size : SIM_MAX_LANES;
     m->req_per_warp = lines < (uint64_t)lanes ? (int)lines : lanes;
     size_t pool = (size_t)nwarps * (size_t)m->req_per_warp;
-    m->sm_count = m->cfg->gpu.sm_count;
     m->nsources = m->cfg->l2.cas_sources; /* at most sm_count (cfg_validate) */
     size_t per = (size_t)m->nsources;
     m->req = calloc(pool, sizeof *m->req);
@@ -428,11 +427,10 @@ static double send_request(mem_sys *m, int sm, double t, double port, slice *sl,
     return adm;
 }
 
-static void finish_request(slice *sl, int qdepth, double arrival, double start, double departure)
+/* A request's time at the slice, for its statistics: sojourn (queue depth
+ * by Little's law) and busy time (the union of service intervals). */
+static void slice_account(slice *sl, double arrival, double start, double departure)
 {
-    sl->ring[sl->pos] = departure;
-    if (++sl->pos == qdepth)
-        sl->pos = 0;
     sl->sojourn_sum += departure - arrival;
     double from = start > sl->busy_until ? start : sl->busy_until;
     if (departure > from)
@@ -440,6 +438,14 @@ static void finish_request(slice *sl, int qdepth, double arrival, double start, 
     if (departure > sl->busy_until)
         sl->busy_until = departure;
     sl->requests++;
+}
+
+static void finish_request(slice *sl, int qdepth, double arrival, double start, double departure)
+{
+    sl->ring[sl->pos] = departure;
+    if (++sl->pos == qdepth)
+        sl->pos = 0;
+    slice_account(sl, arrival, start, departure);
 }
 
 /* DRAM bandwidth as a cumulative bound: a transfer cannot end before
@@ -453,7 +459,6 @@ static double dram_slot(mem_sys *m, double start, double bytes)
     return start > bound ? start : bound;
 }
 
-/* L2 residency: a miss costs a DRAM round trip and DRAM bandwidth. */
 /* Bytes request r moves to or from DRAM: its distinct 32-byte sectors.
  * Computed only when needed (a miss, a store), not per lane. */
 static double req_bytes(const mem_sys *m, int r)
@@ -464,18 +469,22 @@ static double req_bytes(const mem_sys *m, int r)
     return 32.0 * __builtin_popcount(sectors);
 }
 
-static double line_ready(mem_sys *m, uint64_t line, double start, int r, int fill)
+/* L2 residency: 1 when the line was not resident (a miss, counted; the
+ * line is resident from now on). */
+static int line_miss(mem_sys *m, uint64_t line)
 {
     uint64_t *tag = &m->tags[line % m->ntags];
     if (*tag == line + 1)
-        return start;
+        return 0;
     m->misses++;
     *tag = line + 1;
-    if (!fill)
-        return start;
-    double bytes = req_bytes(m, r);
-    double d = dram_slot(m, start, bytes);
-    return d + m->dram_lat;
+    return 1;
+}
+
+/* A miss costs a DRAM round trip and DRAM bandwidth. */
+static double line_ready(mem_sys *m, uint64_t line, double start, int r)
+{
+    return line_miss(m, line) ? dram_slot(m, start, req_bytes(m, r)) + m->dram_lat : start;
 }
 
 /* Applies one op's lanes to memory in lane order and sets their results. */
@@ -581,7 +590,7 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
         double arrival;
         double adm = send_request(m, sm, t, port, sl, &arrival, holds);
         double start = adm > sl->free ? adm : sl->free;
-        double base = line_ready(m, m->req_line[r], start, r, 1);
+        double base = line_ready(m, m->req_line[r], start, r);
         /* The atomic unit works a request sector by sector; a pass updates
          * each distinct word of a sector once, so lanes on one word (not
          * merged) take one pass each.  The request starts once the words it
@@ -645,11 +654,6 @@ int mem_cas_deferred(const mem_sys *m)
     return m->cas_random;
 }
 
-int mem_slice_count(const mem_sys *m)
-{
-    return m->nslices;
-}
-
 int mem_cas_send(mem_sys *m, int w, int sm, double t, const sim_op *op, uint32_t *ret, double *sent, int *wake_slice,
                  double *wake_t, int *nwake)
 {
@@ -698,7 +702,7 @@ int mem_cas_send(mem_sys *m, int w, int sm, double t, const sim_op *op, uint32_t
         q->lane_chain = merge && !aggregated && m->merged_lane > 0;
         /* SMs feed a slice through nsources queues, contiguous groups of
          * SMs each (as SMs sit in GPCs) */
-        q->src = (int)((int64_t)sm * m->nsources / m->sm_count);
+        q->src = (int)((int64_t)sm * m->nsources / m->cfg->gpu.sm_count);
         q->next = -1;
         if (sl->xbar_tail >= 0)
             m->req[sl->xbar_tail].next = id;
@@ -780,13 +784,7 @@ static int serve_one(mem_sys *m, slice *sl, double t)
         if (r > wait)
             wait = r;
     }
-    double base = t;
-    uint64_t *tag = &m->tags[q->line % m->ntags];
-    if (*tag != q->line + 1) {
-        m->misses++;
-        *tag = q->line + 1;
-        base = dram_slot(m, t, q->bytes) + m->dram_lat;
-    }
+    double base = line_miss(m, q->line) ? dram_slot(m, t, q->bytes) + m->dram_lat : t;
     /* resolved now, in lane order: same-word lanes of one request are one
      * merged op whose first lane can win */
     int cas = op->atomic == SIM_ATOMIC_CAS;
@@ -817,13 +815,7 @@ static int serve_one(mem_sys *m, slice *sl, double t)
      * its words are ready, whatever l2.hol_blocking says: serving another
      * request meanwhile would resolve the two out of their execution order */
     sl->free = wait + q->busy;
-    sl->sojourn_sum += end - q->arrival;
-    double from = t > sl->busy_until ? t : sl->busy_until;
-    if (end > from)
-        sl->busy += end - from;
-    if (end > sl->busy_until)
-        sl->busy_until = end;
-    sl->requests++;
+    slice_account(sl, q->arrival, t, end);
     double back = end + m->atom_lat + m->xbar;
     int w = q->warp;
     if (back > m->cas_reply[w])

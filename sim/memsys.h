@@ -47,8 +47,6 @@ int mem_cas_send(mem_sys *m, int w, int sm, double t, const sim_op *op, uint32_t
  * SIM_MAX_LANES). */
 double mem_cas_serve(mem_sys *m, int s, double t, int *warps, double *replies, int *nwoken);
 
-int mem_slice_count(const mem_sys *m);
-
 /* A warp's global store; returns the cycle its last line is in L2. */
 double mem_store(mem_sys *m, int sm, double t, const sim_op *op, double *sent);
 
