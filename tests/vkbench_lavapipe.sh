@@ -87,6 +87,18 @@ check "one bin takes more than one per thread" test -n "$(grep -- '-cas,4096,256
     awk -F, '$14 > 2 * $2')"
 check "counter's cas_attempts is empty" grep -q '^counter,.*,ok,$' "$tmp/cas.csv"
 
+# --- --select-unit: one draw per warp, workgroup or lane 0; the harness's
+# own reference follows the unit, so every row must still check (a shader
+# that ignored the unit would fail lane0's counter: n/32 selected, not n)
+for u in warp workgroup lane0; do
+    rc=0
+    vkbench --select-unit $u --pattern counter,bitmask,store,compaction --n 2^13 \
+        --wg 64,256 --selectivity 0.3,1 --reps 1 --warmup 0 >"$tmp/sel.csv" 2>/dev/null || rc=$?
+    check "--select-unit $u exits 0 with 16 ok rows" test "$rc" -eq 0 -a "$(grep -c ',ok$' "$tmp/sel.csv")" -eq 16
+    check "--select-unit $u recorded in provenance" grep -q "^# select_unit: $u " "$tmp/sel.csv"
+done
+check "the thread unit adds no provenance line" test "$(grep -c '^# select_unit' "$tmp/smoke.csv")" -eq 0
+
 # --- error paths ------------------------------------------------------------
 expect() { # expect NAME STATUS PATTERN COMMAND...: exit status, one stderr line
     local name=$1 want=$2 re=$3 got=0
@@ -106,6 +118,7 @@ expect "malformed --n -> 2" 2 "--n" vkbench --pattern counter --n 12x
 expect "selectivity out of range -> 2" 2 "--selectivity" \
     vkbench --pattern counter --selectivity 2
 expect "bad --clock-guard -> 2" 2 "--clock-guard" vkbench --pattern counter --clock-guard -1
+expect "bad --select-unit -> 2" 2 "--select-unit: 'lane1'" vkbench --pattern counter --select-unit lane1
 expect "unknown flag -> 2" 2 "--frobnicate" vkbench --pattern counter --frobnicate 1
 expect "unreadable plan -> 2" 2 "$tmp/missing.plan" vkbench --plan "$tmp/missing.plan"
 printf -- '--pattern counter\n\n--pattern counter --wg 0\n' >"$tmp/bad.plan"

@@ -20,6 +20,7 @@ layout(push_constant) uniform Params {
     uint addresses;  // P for distinct-lines
     uint touch;      // always 0 at run time; the compiler cannot know that
     uint count_cas;  // 1: sub-word CAS histograms store each thread's CAS count in o[i]
+    uint sel_unit;   // 0 thread (the contract), 1 warp, 2 workgroup, 3 lane 0 of a warp
 } pc;
 
 layout(std430, set = 0, binding = 0) buffer Target { uint t[]; };
@@ -38,6 +39,22 @@ uint lowbias32(uint x)
 }
 
 bool selected(uint key) { return key % 1000000u < pc.sel_thr; }
+
+// The selection rule for thread i. Besides the contract's per-thread draw,
+// vkbench --select-unit can make one draw decide a whole warp (32
+// consecutive invocations), a whole workgroup, or lane 0 of a warp alone:
+// probes of the selectivity hump (validate/README.md). Mirrors
+// vkb_selected_at in vkb_hash.h.
+bool selected_at(uint i)
+{
+    if (pc.sel_unit == 1u)
+        return selected(lowbias32(i >> 5));
+    if (pc.sel_unit == 2u)
+        return selected(lowbias32(gl_WorkGroupID.x));
+    if (pc.sel_unit == 3u)
+        return (i & 31u) == 0u && selected(lowbias32(i >> 5));
+    return selected(lowbias32(i));
+}
 
 // Keeps the whole shared array alive (so --smem-per-wg really limits
 // occupancy) without ever running: pc.touch is 0, but only the host knows.
@@ -90,16 +107,16 @@ void main()
     touch_smem(i);
 
 #if defined(PAT_STORE)
-    if (live && selected(key))
+    if (live && selected_at(i))
         o[i] = key;
 
 #elif defined(PAT_COUNTER)
-    if (live && selected(key))
+    if (live && selected_at(i))
         atomicAdd(t[0], 1u);
 
 #elif defined(PAT_COUNTER_AGGREGATED)
     // Ballot with every lane active, then elect among the selected lanes.
-    bool sel = live && selected(key);
+    bool sel = live && selected_at(i);
     uvec4 ballot = subgroupBallot(sel);
     if (sel) {
         if (subgroupElect())
@@ -107,7 +124,7 @@ void main()
     }
 
 #elif defined(PAT_COMPACTION)
-    if (live && selected(key)) {
+    if (live && selected_at(i)) {
         uint slot = atomicAdd(t[0], 1u);
         o[slot] = key;
     }
@@ -144,7 +161,7 @@ void main()
     }
 
 #elif defined(PAT_CAS_APPEND)
-    if (live && selected(key)) {
+    if (live && selected_at(i)) {
         uint old = atomicAdd(t[0], 0u);
         for (;;) {
             uint r = atomicCompSwap(t[0], old, old + 1u);
@@ -157,7 +174,7 @@ void main()
     }
 
 #elif defined(PAT_BITMASK)
-    if (live && selected(key))
+    if (live && selected_at(i))
         atomicOr(t[i >> 5], 1u << (i & 31u));
 
 #elif defined(PAT_REDUCE)

@@ -14,6 +14,7 @@
 
 typedef struct push {
     uint32_t n, sel_thr, bins, hot_thr, addresses, touch, count_cas;
+    uint32_t sel_unit;
 } push;
 
 struct vkb_bench {
@@ -295,6 +296,7 @@ static int record_timed(vkb_bench *b, const vkb_cfg *c, VkDeviceSize tbytes,
         .addresses = c->addresses,
         .touch = 0,
         .count_cas = (uint32_t)counting(b, c),
+        .sel_unit = (uint32_t)c->sel_unit,
     };
     uint32_t groups = (uint32_t)(((uint64_t)c->n + c->wg - 1) / c->wg);
 

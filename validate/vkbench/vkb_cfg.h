@@ -20,6 +20,7 @@ typedef struct vkb_cfg {
     uint32_t n, wg, bins, addresses, smem_per_wg;
     double selectivity, hot;
     int reps, warmup;
+    int sel_unit; /* VKB_SEL_* (vkb_hash.h), the same for a whole run */
     int line; /* plan line it came from, 0 for the command line */
 } vkb_cfg;
 

@@ -29,6 +29,29 @@ static inline int vkb_selected(uint32_t key, uint32_t thr)
     return key % 1000000u < thr;
 }
 
+/* --select-unit: what one selection draw decides. VKB_SEL_THREAD is the
+ * contract (each thread draws on its own key); the others are probes of the
+ * selectivity hump that keep the same fraction of selected lanes or warps
+ * but change how they mix: a whole warp (32 consecutive threads), a whole
+ * workgroup, or lane 0 of a warp only. */
+enum { VKB_SEL_THREAD, VKB_SEL_WARP, VKB_SEL_WORKGROUP, VKB_SEL_LANE0 };
+
+/* Thread i (in workgroups of wg threads) is selected: mirrors
+ * selected_at() in patterns.comp. */
+static inline int vkb_selected_at(uint32_t i, uint32_t wg, int unit,
+                                  uint32_t thr)
+{
+    switch (unit) {
+    case VKB_SEL_WARP:
+        return vkb_selected(vkb_lowbias32(i >> 5), thr);
+    case VKB_SEL_WORKGROUP:
+        return vkb_selected(vkb_lowbias32(i / wg), thr);
+    case VKB_SEL_LANE0:
+        return (i & 31u) == 0 && vkb_selected(vkb_lowbias32(i >> 5), thr);
+    }
+    return vkb_selected(vkb_lowbias32(i), thr);
+}
+
 /* The value output buffers are cleared to: the key of thread 2^32-1, which
  * no thread i < 2^31 can produce, so an unwritten slot is never a key. */
 #define VKB_FILL_INDEX 0xffffffffu

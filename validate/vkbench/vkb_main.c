@@ -14,6 +14,7 @@
 #include "vkb_common.h"
 #include "vkb_csv.h"
 #include "vkb_gpu.h"
+#include "vkb_hash.h"
 #include "vkb_limits.h"
 #include "vkb_plan.h"
 
@@ -34,11 +35,13 @@ typedef struct main_opts {
     double max_ms;
     double clock_tol; /* percent; < 0: on for GPUs, off for CPU devices */
     int list, dry_run, help, count_cas;
+    int sel_unit; /* VKB_SEL_* */
 } main_opts;
 
 static const vkb_flag main_flags[] = {
     {"plan", 1}, {"device", 1}, {"max-dispatch-ms", 1}, {"clock-guard", 1},
-    {"list-devices", 0}, {"dry-run", 0}, {"count-cas", 0}, {"help", 0},
+    {"select-unit", 1}, {"list-devices", 0}, {"dry-run", 0},
+    {"count-cas", 0}, {"help", 0},
     {NULL, 0},
 };
 
@@ -64,6 +67,15 @@ static int main_flag(void *ctx, const char *name, const char *value,
                                       mo->clock_tol <= 10000))
             return vkb_errf(err, VKB_EUSAGE, "--clock-guard: '%s' is not a "
                             "percentage in [0, 10000]", value);
+    } else if (strcmp(name, "select-unit") == 0) {
+        static const char *units[] = {"thread", "warp", "workgroup", "lane0"};
+        int u = 0;
+        while (u < 4 && strcmp(value, units[u]) != 0)
+            u++;
+        if (u == 4)
+            return vkb_errf(err, VKB_EUSAGE, "--select-unit: '%s' is not "
+                            "thread, warp, workgroup or lane0", value);
+        mo->sel_unit = u;
     } else if (strcmp(name, "list-devices") == 0) {
         mo->list = 1;
     } else if (strcmp(name, "dry-run") == 0) {
@@ -104,6 +116,11 @@ static void usage(FILE *f)
         "compare-and-swaps\n"
         "                     (a last CSV column, cas_attempts; not a "
         "dataset atomsim reads)\n"
+        "  --select-unit U    thread (default, the contract), warp, "
+        "workgroup or lane0:\n"
+        "                     what one selection draw decides (a probe; "
+        "not a dataset\n"
+        "                     atomsim reads)\n"
         "  --list-devices     describe the Vulkan devices and exit\n"
         "  --dry-run          print the configurations without running "
         "them\n");
@@ -197,6 +214,11 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
                cs.probe_iters, cs.tol * 100, cs.base_us);
     else
         printf("# clock_guard: off\n");
+    if (mo->sel_unit != VKB_SEL_THREAD) {
+        static const char *units[] = {"thread", "warp", "workgroup", "lane0"};
+        printf("# select_unit: %s (one selection draw decides this unit; a "
+               "probe, not the contract's rule)\n", units[mo->sel_unit]);
+    }
     vkb_csv_header(stdout, mo->count_cas);
     for (size_t k = 0; k < l->len; k++) {
         const vkb_cfg *c = &l->v[k];
@@ -269,6 +291,8 @@ int main(int argc, char **argv)
         vkb_cfg_list_free(&list);
         return rc == VKB_EUSAGE ? 2 : 1;
     }
+    for (size_t k = 0; k < list.len; k++)
+        list.v[k].sel_unit = mo.sel_unit;
     if (mo.dry_run) {
         dedupe(&list, VKB_SMEM_MAX);
         vkb_csv_header(stdout, 0);

@@ -54,7 +54,7 @@ int vkb_ref_open(const vkb_cfg *c, vkb_ref **out, char *err)
     }
     for (uint32_t i = 0; i < c->n; i++) {
         uint32_t key = vkb_lowbias32(i);
-        if (vkb_selected(key, r->sel_thr)) {
+        if (vkb_selected_at(i, c->wg, c->sel_unit, r->sel_thr)) {
             r->nsel++;
             if (r->mask)
                 r->mask[i >> 5] |= 1u << (i & 31);
@@ -91,7 +91,9 @@ static int check_store(const vkb_ref *r, const uint32_t *out, char *why)
     uint32_t fill = vkb_ref_fill();
     for (uint32_t i = 0; i < r->c.n; i++) {
         uint32_t key = vkb_lowbias32(i);
-        uint32_t want = vkb_selected(key, r->sel_thr) ? key : fill;
+        uint32_t want =
+            vkb_selected_at(i, r->c.wg, r->c.sel_unit, r->sel_thr) ? key
+                                                                     : fill;
         if (out[i] != want)
             return vkb_errf(why, VKB_ECHECK, "out[%u] is 0x%08x, expected "
                             "0x%08x", i, out[i], want);
@@ -112,7 +114,8 @@ static int check_slots(vkb_ref *r, const uint32_t *target,
     memset(r->seen, 0, r->c.n);
     for (uint32_t s = 0; s < r->nsel; s++) {
         uint32_t i = vkb_lowbias32_inv(out[s]);
-        if (i >= r->c.n || !vkb_selected(out[s], r->sel_thr))
+        if (i >= r->c.n ||
+            !vkb_selected_at(i, r->c.wg, r->c.sel_unit, r->sel_thr))
             return vkb_errf(why, VKB_ECHECK, "slot %u holds 0x%08x, the "
                             "key of no selected thread", s, out[s]);
         if (r->seen[i]++)
