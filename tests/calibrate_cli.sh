@@ -46,7 +46,7 @@ expect "validate --rows without --split" 2 "--split" "$A" validate $C --data $H 
 expect "validate bad --rows" 2 "--rows 'some'" "$A" validate $C --data $H --split validate/splits/h100.split --rows some
 { grep '^#' $H; echo '# select_unit: warp (one selection draw decides this unit; a probe)'
   grep -v '^#' $H | head -3; } >"$tmp/probe.csv"
-expect "validate refuses a --select-unit probe" 2 "probe\.csv:[0-9]+: a --select-unit probe \(warp" \
+expect "validate refuses a --select-unit probe" 2 "probe\.csv:[0-9]+: a vkbench probe \(select_unit warp\)" \
     "$A" validate $C --data "$tmp/probe.csv"
 expect "validate bad split" 2 "bad\.split:1:" "$A" validate $C --data $H --split "$tmp/bad.split" --rows test
 

@@ -97,6 +97,13 @@ for u in warp workgroup lane0; do
     check "--select-unit $u exits 0 with 16 ok rows" test "$rc" -eq 0 -a "$(grep -c ',ok$' "$tmp/sel.csv")" -eq 16
     check "--select-unit $u recorded in provenance" grep -q "^# select_unit: $u " "$tmp/sel.csv"
 done
+for tl in barrier fence; do
+    rc=0
+    vkbench --tail $tl --select-unit warp --pattern bitmask,store,histogram-shared --n 2^13 \
+        --wg 256 --selectivity 0.3 --reps 1 --warmup 0 >"$tmp/tail.csv" 2>/dev/null || rc=$?
+    check "--tail $tl exits 0 with 3 ok rows" test "$rc" -eq 0 -a "$(grep -c ',ok$' "$tmp/tail.csv")" -eq 3
+    check "--tail $tl recorded in provenance" grep -q "^# tail: $tl " "$tmp/tail.csv"
+done
 check "the thread unit adds no provenance line" test "$(grep -c '^# select_unit' "$tmp/smoke.csv")" -eq 0
 
 # --- error paths ------------------------------------------------------------
@@ -119,6 +126,7 @@ expect "selectivity out of range -> 2" 2 "--selectivity" \
     vkbench --pattern counter --selectivity 2
 expect "bad --clock-guard -> 2" 2 "--clock-guard" vkbench --pattern counter --clock-guard -1
 expect "bad --select-unit -> 2" 2 "--select-unit: 'lane1'" vkbench --pattern counter --select-unit lane1
+expect "bad --tail -> 2" 2 "--tail: 'wait'" vkbench --pattern counter --tail wait
 expect "unknown flag -> 2" 2 "--frobnicate" vkbench --pattern counter --frobnicate 1
 expect "unreadable plan -> 2" 2 "$tmp/missing.plan" vkbench --plan "$tmp/missing.plan"
 printf -- '--pattern counter\n\n--pattern counter --wg 0\n' >"$tmp/bad.plan"

@@ -101,12 +101,14 @@ int val_dataset_load(const char *path, val_dataset *d, char err[CFG_ERR_MAX])
                 snprintf(d->gpu, sizeof d->gpu, "%s", line + 7);
             else if (!strncmp(line, "# driver: ", 10))
                 snprintf(d->driver, sizeof d->driver, "%s", line + 10);
-            else if (!strncmp(line, "# select_unit: ", 15) && strncmp(line + 15, "thread", 6)) {
-                /* vkbench --select-unit probes select by warp or workgroup;
-                 * the simulator draws per thread, so it would answer a
-                 * different question. */
-                snprintf(err, CFG_ERR_MAX, "%s:%d: a --select-unit probe (%s), not a dataset atomsim reads",
-                         path, lineno, line + 15);
+            else if ((!strncmp(line, "# select_unit: ", 15) && strncmp(line + 15, "thread", 6)) ||
+                     !strncmp(line, "# tail: ", 8)) {
+                /* vkbench --select-unit and --tail probes run another
+                 * kernel than the one the simulator models, so it would
+                 * answer a different question. */
+                const char *v = strchr(line + 2, ' ') + 1;
+                snprintf(err, CFG_ERR_MAX, "%s:%d: a vkbench probe (%.*s %.*s), not a dataset atomsim reads", path, lineno,
+                         (int)(v - line - 4), line + 2, (int)strcspn(v, " "), v);
                 goto fail;
             }
             continue;

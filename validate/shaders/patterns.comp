@@ -21,6 +21,7 @@ layout(push_constant) uniform Params {
     uint touch;      // always 0 at run time; the compiler cannot know that
     uint count_cas;  // 1: sub-word CAS histograms store each thread's CAS count in o[i]
     uint sel_unit;   // 0 thread (the contract), 1 warp, 2 workgroup, 3 lane 0 of a warp
+    uint tail;       // 0 none (the contract), 1 a workgroup barrier before exit, 2 a buffer fence after a write
 } pc;
 
 layout(std430, set = 0, binding = 0) buffer Target { uint t[]; };
@@ -107,8 +108,11 @@ void main()
     touch_smem(i);
 
 #if defined(PAT_STORE)
-    if (live && selected_at(i))
+    if (live && selected_at(i)) {
         o[i] = key;
+        if (pc.tail == 2u)
+            memoryBarrierBuffer();
+    }
 
 #elif defined(PAT_COUNTER)
     if (live && selected_at(i))
@@ -174,8 +178,11 @@ void main()
     }
 
 #elif defined(PAT_BITMASK)
-    if (live && selected_at(i))
+    if (live && selected_at(i)) {
         atomicOr(t[i >> 5], 1u << (i & 31u));
+        if (pc.tail == 2u)
+            memoryBarrierBuffer();
+    }
 
 #elif defined(PAT_REDUCE)
     // Shared memory starts undefined, so one lane zeroes the word first.
@@ -195,4 +202,11 @@ void main()
 #else
 #error "compile with one -DPAT_<NAME>"
 #endif
+
+    // vkbench --tail barrier: no warp leaves before every warp of its
+    // workgroup got here (a probe of the selectivity hump; the push
+    // constant is the same for every invocation, so the barrier is in
+    // uniform control flow).
+    if (pc.tail == 1u)
+        barrier();
 }

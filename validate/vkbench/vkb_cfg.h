@@ -15,12 +15,17 @@
 #define VKB_SMEM_MAX UINT32_MAX
 #define VKB_LIST_MAX 64
 
+/* --tail: what a bitmask or store warp does before it exits (a probe of
+ * the selectivity hump; the contract is VKB_TAIL_NONE). */
+enum { VKB_TAIL_NONE, VKB_TAIL_BARRIER, VKB_TAIL_FENCE };
+
 typedef struct vkb_cfg {
     int pattern;
     uint32_t n, wg, bins, addresses, smem_per_wg;
     double selectivity, hot;
     int reps, warmup;
     int sel_unit; /* VKB_SEL_* (vkb_hash.h), the same for a whole run */
+    int tail;     /* VKB_TAIL_*, the same for a whole run */
     int line; /* plan line it came from, 0 for the command line */
 } vkb_cfg;
 

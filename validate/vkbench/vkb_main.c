@@ -36,11 +36,12 @@ typedef struct main_opts {
     double clock_tol; /* percent; < 0: on for GPUs, off for CPU devices */
     int list, dry_run, help, count_cas;
     int sel_unit; /* VKB_SEL_* */
+    int tail;     /* VKB_TAIL_* */
 } main_opts;
 
 static const vkb_flag main_flags[] = {
     {"plan", 1}, {"device", 1}, {"max-dispatch-ms", 1}, {"clock-guard", 1},
-    {"select-unit", 1}, {"list-devices", 0}, {"dry-run", 0},
+    {"select-unit", 1}, {"tail", 1}, {"list-devices", 0}, {"dry-run", 0},
     {"count-cas", 0}, {"help", 0},
     {NULL, 0},
 };
@@ -76,6 +77,15 @@ static int main_flag(void *ctx, const char *name, const char *value,
             return vkb_errf(err, VKB_EUSAGE, "--select-unit: '%s' is not "
                             "thread, warp, workgroup or lane0", value);
         mo->sel_unit = u;
+    } else if (strcmp(name, "tail") == 0) {
+        static const char *tails[] = {"none", "barrier", "fence"};
+        int u = 0;
+        while (u < 3 && strcmp(value, tails[u]) != 0)
+            u++;
+        if (u == 3)
+            return vkb_errf(err, VKB_EUSAGE, "--tail: '%s' is not none, "
+                            "barrier or fence", value);
+        mo->tail = u;
     } else if (strcmp(name, "list-devices") == 0) {
         mo->list = 1;
     } else if (strcmp(name, "dry-run") == 0) {
@@ -121,6 +131,10 @@ static void usage(FILE *f)
         "                     what one selection draw decides (a probe; "
         "not a dataset\n"
         "                     atomsim reads)\n"
+        "  --tail T           none (default), barrier (a workgroup barrier "
+        "before exit)\n"
+        "                     or fence (a buffer fence after a bitmask or "
+        "store write): a probe\n"
         "  --list-devices     describe the Vulkan devices and exit\n"
         "  --dry-run          print the configurations without running "
         "them\n");
@@ -219,6 +233,10 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
         printf("# select_unit: %s (one selection draw decides this unit; a "
                "probe, not the contract's rule)\n", units[mo->sel_unit]);
     }
+    if (mo->tail != VKB_TAIL_NONE)
+        printf("# tail: %s (before a warp exits; a probe, not the "
+               "contract's kernel)\n", mo->tail == VKB_TAIL_BARRIER
+               ? "barrier" : "fence");
     vkb_csv_header(stdout, mo->count_cas);
     for (size_t k = 0; k < l->len; k++) {
         const vkb_cfg *c = &l->v[k];
@@ -292,7 +310,7 @@ int main(int argc, char **argv)
         return rc == VKB_EUSAGE ? 2 : 1;
     }
     for (size_t k = 0; k < list.len; k++)
-        list.v[k].sel_unit = mo.sel_unit;
+        list.v[k].sel_unit = mo.sel_unit, list.v[k].tail = mo.tail;
     if (mo.dry_run) {
         dedupe(&list, VKB_SMEM_MAX);
         vkb_csv_header(stdout, 0);
