@@ -77,16 +77,50 @@ int val_predict_all(const cfg_config *cfg, const val_dataset *d, val_engine_fn f
     return 0;
 }
 
+/* Ranks 1..n of v into r, runs within tie_frac of their first sharing
+ * their mean rank. */
+static void tied_ranks(const double *v, size_t n, double tie_frac, double *r, size_t *idx)
+{
+    gsl_sort_index(idx, v, 1, n);
+    for (size_t a = 0; a < n;) {
+        size_t b = a + 1;
+        while (b < n && v[idx[b]] <= v[idx[a]] * (1 + tie_frac))
+            b++;
+        double mean = 0.5 * (double)(a + 1 + b); /* of ranks a+1..b */
+        for (size_t k = a; k < b; k++)
+            r[idx[k]] = mean;
+        a = b;
+    }
+}
+
+double val_spearman_tied(const double *x, const double *y, size_t n, double tie_frac, double *work, size_t *idx)
+{
+    if (n < 2)
+        return NAN;
+    double *rx = work, *ry = work + n;
+    tied_ranks(x, n, tie_frac, rx, idx);
+    tied_ranks(y, n, tie_frac, ry, idx);
+    double mx = gsl_stats_mean(rx, 1, n), my = gsl_stats_mean(ry, 1, n), sxy = 0, sxx = 0, syy = 0;
+    for (size_t i = 0; i < n; i++) {
+        sxy += (rx[i] - mx) * (ry[i] - my);
+        sxx += (rx[i] - mx) * (rx[i] - mx);
+        syy += (ry[i] - my) * (ry[i] - my);
+    }
+    return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
+}
+
 void val_summarize(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, int pattern,
-                   val_summary *s)
+                   double tie_frac, val_summary *s)
 {
     memset(s, 0, sizeof *s);
     s->spearman = NAN;
+    s->spearman_tied = NAN;
     double *ape = malloc(d->count * sizeof *ape);
     double *meas = malloc(d->count * sizeof *meas);
     double *pred = malloc(d->count * sizeof *pred);
-    double *work = malloc(2 * d->count * sizeof *work);
-    if (!ape || !meas || !pred || !work)
+    double *work = malloc(3 * d->count * sizeof *work);
+    size_t *idx = malloc(d->count * sizeof *idx);
+    if (!ape || !meas || !pred || !work || !idx)
         goto out;
     double lo = INFINITY, hi = 0;
     for (size_t i = 0; i < d->count; i++) {
@@ -107,8 +141,11 @@ void val_summarize(const val_dataset *d, const val_prediction *pr, const unsigne
     if (s->ran) {
         size_t n = (size_t)s->ran;
         s->span = hi / lo;
-        if (s->span > 2.0 && n >= 3)
+        if (s->span > 2.0 && n >= 3) {
             s->spearman = gsl_stats_spearman(meas, 1, pred, 1, n, work);
+            if (tie_frac > 0)
+                s->spearman_tied = val_spearman_tied(meas, pred, n, tie_frac, work, idx);
+        }
         gsl_sort(ape, 1, n);
         s->ape_median = gsl_stats_median_from_sorted_data(ape, 1, n);
         s->ape_p90 = gsl_stats_quantile_from_sorted_data(ape, 1, n, 0.9);
@@ -118,6 +155,7 @@ out:
     free(meas);
     free(pred);
     free(work);
+    free(idx);
 }
 
 void val_summarize_cas(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, int pattern,

@@ -27,13 +27,24 @@ typedef struct val_summary {
     int rows, ran;
     double ape_median, ape_p90;
     double spearman;                   /* NAN when the measured times span 2x or less */
+    double spearman_tied;              /* the same with ties below tie_frac (val_spearman_tied); NAN also when tie_frac is 0 */
     double span;                       /* max / min measured time */
 } val_summary;
 
 /* Summary of the rows with keep[i] != 0 (all rows when keep is NULL) whose
- * pattern is `pattern` (or every pattern when pattern < 0). */
+ * pattern is `pattern` (or every pattern when pattern < 0); tie_frac > 0
+ * also fills spearman_tied. */
 void val_summarize(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, int pattern,
-                   val_summary *s);
+                   double tie_frac, val_summary *s);
+
+/* Spearman's rho where two values of x (and of y) closer than tie_frac of
+ * the smaller count as equal: a run of sorted values each within tie_frac
+ * of the run's first shares the run's mean rank. Two boards measure the
+ * same row 0.45% apart at the median (validate/data/h100-b2.csv), so rows
+ * closer than that carry no order a model could be asked to reproduce.
+ * tie_frac = 0 is the plain coefficient. work holds 2 n doubles, idx n
+ * indices. NAN for n < 2 or when one side is all one rank. */
+double val_spearman_tied(const double *x, const double *y, size_t n, double tie_frac, double *work, size_t *idx);
 
 /* Simulated over GPU-counted compare-and-swaps, over the same rows as
  * val_summarize that have a count (d->has_cas) and ran. */

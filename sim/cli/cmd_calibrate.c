@@ -64,10 +64,10 @@ static void print_residuals(FILE *f, const char *prefix, const val_dataset *d, c
     for (int p = 0; p <= PAT_COUNT; p++) {
         int pat = p == PAT_COUNT ? -1 : p; /* overall last */
         val_summary s[4];
-        val_summarize(d, before, fit, pat, &s[0]);
-        val_summarize(d, after, fit, pat, &s[1]);
-        val_summarize(d, before, test, pat, &s[2]);
-        val_summarize(d, after, test, pat, &s[3]);
+        val_summarize(d, before, fit, pat, 0, &s[0]);
+        val_summarize(d, after, fit, pat, 0, &s[1]);
+        val_summarize(d, before, test, pat, 0, &s[2]);
+        val_summarize(d, after, test, pat, 0, &s[3]);
         if (!s[0].rows && !s[2].rows)
             continue;
         char t[4][48];

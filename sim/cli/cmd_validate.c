@@ -14,7 +14,7 @@
 #include "commands.h"
 
 enum { OPT_DATA = 2000, OPT_JOBS, OPT_MAX_EVENTS, OPT_MAX_MEDIAN, OPT_MAX_P90, OPT_MIN_SPEARMAN, OPT_WORST, OPT_ONLY, OPT_SPLIT,
-       OPT_ROWS };
+       OPT_ROWS, OPT_TIE_PCT };
 
 static void usage(FILE *f)
 {
@@ -22,11 +22,13 @@ static void usage(FILE *f)
                "                        [-p section.key=value ...] [--format text|csv] [-j JOBS]\n"
                "                        [--max-events N] [--only PATTERN[,PATTERN...]] [--worst K]\n"
                "                        [--max-median-ape F] [--max-p90-ape F] [--min-spearman R]\n"
-               "                        [--split FILE --rows fit|test|all]\n"
+               "                        [--split FILE --rows fit|test|all] [--tie-pct P]\n"
                "Rows the engine cannot finish within --max-events (default 2e7 per row) are\n"
                "reported as not run, never guessed.  With thresholds, exits 1 when the overall\n"
                "error passes them.  --split (validate/split.h) with --rows keeps only the fit or\n"
-               "the held-out test rows of a calibration split.\n");
+               "the held-out test rows of a calibration split.  --tie-pct P adds a column,\n"
+               "spearman~, the rank correlation with times closer than P%% counted as equal\n"
+               "(two boards measure a row 0.45%% apart at the median).\n");
 }
 
 static int cmp_ape_desc(const void *a, const void *b, void *ctx)
@@ -36,15 +38,25 @@ static int cmp_ape_desc(const void *a, const void *b, void *ctx)
     return (x < y) - (x > y);
 }
 
-static void print_summary_line(const char *name, const val_summary *s)
+static void fmt_rho(char *buf, size_t len, double rho)
 {
-    char sp[16];
-    if (isnan(s->spearman))
-        snprintf(sp, sizeof sp, "%s", "-");
+    if (isnan(rho))
+        snprintf(buf, len, "%s", "-");
     else
-        snprintf(sp, sizeof sp, "%.3f", s->spearman);
-    printf("%-20s %5d %5d %9.1f %9.1f %9s %9.1f\n", name, s->rows, s->ran, 100 * s->ape_median, 100 * s->ape_p90, sp,
+        snprintf(buf, len, "%.3f", rho);
+}
+
+/* tied: also the spearman~ column (--tie-pct). */
+static void print_summary_line(const char *name, const val_summary *s, int tied)
+{
+    char sp[16], st[16];
+    fmt_rho(sp, sizeof sp, s->spearman);
+    fmt_rho(st, sizeof st, s->spearman_tied);
+    printf("%-20s %5d %5d %9.1f %9.1f %9s %9.1f", name, s->rows, s->ran, 100 * s->ape_median, 100 * s->ape_p90, sp,
            s->span);
+    if (tied)
+        printf(" %9s", st);
+    printf("\n");
 }
 
 /* The GPU's own compare-and-swap counts (vkbench --count-cas) against the
@@ -82,6 +94,7 @@ int cmd_validate(int argc, char **argv)
         { "only", required_argument, NULL, OPT_ONLY },
         { "split", required_argument, NULL, OPT_SPLIT },
         { "rows", required_argument, NULL, OPT_ROWS },
+        { "tie-pct", required_argument, NULL, OPT_TIE_PCT },
         { 0, 0, 0, 0 },
     };
     cli_args a;
@@ -89,7 +102,7 @@ int cmd_validate(int argc, char **argv)
     char err[CFG_ERR_MAX];
     const char *data = NULL, *only = NULL, *split_path = NULL;
     int rows = -1;
-    double max_events = 2e7, max_median = NAN, max_p90 = NAN, min_spearman = NAN;
+    double max_events = 2e7, max_median = NAN, max_p90 = NAN, min_spearman = NAN, tie_pct = 0;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned long long worst = 5;
     int c;
@@ -145,6 +158,12 @@ int cmd_validate(int argc, char **argv)
         case OPT_MIN_SPEARMAN:
             target = &min_spearman;
             break;
+        case OPT_TIE_PCT:
+            if (cli_parse_double(optarg, &tie_pct) || !(tie_pct >= 0 && tie_pct <= 50)) {
+                cli_error("validate", "--tie-pct '%s' is not a percentage in [0, 50]", optarg);
+                return 2;
+            }
+            continue;
         case '?':
         case ':':
             cli_error("validate", "bad option '%s' (see atomsim validate --help)", argv[optind - 1]);
@@ -281,15 +300,19 @@ int cmd_validate(int argc, char **argv)
         }
     } else {
         printf("%s engine on %s (%s), config %s\n\n", engine, data, d.gpu, cfg.path[0] ? cfg.path : "(defaults)");
-        printf("%-20s %5s %5s %9s %9s %9s %9s\n", "pattern", "rows", "ran", "med_ape%", "p90_ape%", "spearman", "span");
+        int tied = tie_pct > 0;
+        printf("%-20s %5s %5s %9s %9s %9s %9s", "pattern", "rows", "ran", "med_ape%", "p90_ape%", "spearman", "span");
+        printf(tied ? " %9s\n" : "\n", "spearman~");
         val_summary s;
         for (int p = 0; p < PAT_COUNT; p++) {
-            val_summarize(&d, pr, keep, p, &s);
+            val_summarize(&d, pr, keep, p, tie_pct / 100, &s);
             if (s.rows)
-                print_summary_line(pat_name((enum pat_id)p), &s);
+                print_summary_line(pat_name((enum pat_id)p), &s, tied);
         }
-        val_summarize(&d, pr, keep, -1, &s);
-        print_summary_line("overall", &s);
+        val_summarize(&d, pr, keep, -1, tie_pct / 100, &s);
+        print_summary_line("overall", &s, tied);
+        if (tied)
+            printf("(spearman~: times within %g%% of each other ranked equal)\n", tie_pct);
         if (d.has_cas)
             print_cas_summary(&d, pr, keep);
         size_t *order = malloc(d.count * sizeof *order), n = 0;
@@ -321,7 +344,7 @@ int cmd_validate(int argc, char **argv)
     }
     int fail = 0;
     val_summary all;
-    val_summarize(&d, pr, keep, -1, &all);
+    val_summarize(&d, pr, keep, -1, 0, &all);
     if (!isnan(max_median) && !(all.ape_median <= max_median)) {
         fprintf(stderr, "atomsim validate: median absolute error %.4f exceeds the threshold %.4f\n", all.ape_median, max_median);
         fail = 1;
