@@ -46,6 +46,20 @@ static const vkb_flag main_flags[] = {
     {NULL, 0},
 };
 
+/* The probe flags' values, indexed by VKB_SEL_* and VKB_TAIL_*. */
+static const char *const sel_units[] = {"thread", "warp", "workgroup",
+                                        "lane0", NULL};
+static const char *const tails[] = {"none", "barrier", "fence", NULL};
+
+/* The index of value in the NULL-terminated names, or -1. */
+static int pick(const char *value, const char *const *names)
+{
+    for (int k = 0; names[k]; k++)
+        if (strcmp(value, names[k]) == 0)
+            return k;
+    return -1;
+}
+
 static int main_flag(void *ctx, const char *name, const char *value,
                      char *err)
 {
@@ -69,23 +83,13 @@ static int main_flag(void *ctx, const char *name, const char *value,
             return vkb_errf(err, VKB_EUSAGE, "--clock-guard: '%s' is not a "
                             "percentage in [0, 10000]", value);
     } else if (strcmp(name, "select-unit") == 0) {
-        static const char *units[] = {"thread", "warp", "workgroup", "lane0"};
-        int u = 0;
-        while (u < 4 && strcmp(value, units[u]) != 0)
-            u++;
-        if (u == 4)
+        if ((mo->sel_unit = pick(value, sel_units)) < 0)
             return vkb_errf(err, VKB_EUSAGE, "--select-unit: '%s' is not "
                             "thread, warp, workgroup or lane0", value);
-        mo->sel_unit = u;
     } else if (strcmp(name, "tail") == 0) {
-        static const char *tails[] = {"none", "barrier", "fence"};
-        int u = 0;
-        while (u < 3 && strcmp(value, tails[u]) != 0)
-            u++;
-        if (u == 3)
+        if ((mo->tail = pick(value, tails)) < 0)
             return vkb_errf(err, VKB_EUSAGE, "--tail: '%s' is not none, "
                             "barrier or fence", value);
-        mo->tail = u;
     } else if (strcmp(name, "list-devices") == 0) {
         mo->list = 1;
     } else if (strcmp(name, "dry-run") == 0) {
@@ -229,14 +233,12 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
     else
         printf("# clock_guard: off\n");
     if (mo->sel_unit != VKB_SEL_THREAD) {
-        static const char *units[] = {"thread", "warp", "workgroup", "lane0"};
         printf("# select_unit: %s (one selection draw decides this unit; a "
-               "probe, not the contract's rule)\n", units[mo->sel_unit]);
+               "probe, not the contract's rule)\n", sel_units[mo->sel_unit]);
     }
     if (mo->tail != VKB_TAIL_NONE)
         printf("# tail: %s (before a warp exits; a probe, not the "
-               "contract's kernel)\n", mo->tail == VKB_TAIL_BARRIER
-               ? "barrier" : "fence");
+               "contract's kernel)\n", tails[mo->tail]);
     vkb_csv_header(stdout, mo->count_cas);
     for (size_t k = 0; k < l->len; k++) {
         const vkb_cfg *c = &l->v[k];
