@@ -14,14 +14,22 @@ a request (a 32-lane compare-and-swap holds it about 17 cycles: the GPU's
 one-SM rows cost 470 cycles a success plus 17 a warp).  The order in which
 the slice takes waiting requests is the question:
 
-  fifo    first come, first served (what the simulator does)
-  random  any waiting request, uniformly (arbitration with no memory)
+  fifo       first come, first served (what the simulator does)
+  random     any waiting request, uniformly (arbitration with no memory)
+  sm-rr      one first-come queue per SM, the SMs' heads taken in turn
+  sm-random  one first-come queue per SM, a uniformly random SM's head
+  sm-newest  one first-come queue per SM, the head that arrived last
+             (favours the SM whose warp just had its reply)
 
 --spread gives each SM a round trip of rtt * (1 + spread * (u - 0.5)),
 u uniform, fixed per SM (L2 hit latency differs by SM on NVIDIA parts).
+--slice-lane-cycles sets the slice's b apart from the port's: the GPU
+spends 1.45 to 1.55 cycles a lane attempt on one saturated word
+(h100-cas-attempts-3.csv), so 1.45 puts the slice as busy as the GPU's.
 
-usage: python3 docs/cas_queue_model.py [--order fifo|random] [--spread F]
-       [--seed N] [--data validate/data/h100-cas-attempts-3.csv]
+usage: python3 docs/cas_queue_model.py [--order ORDER] [--spread F]
+       [--slice-lane-cycles B] [--seed N]
+       [--data validate/data/h100-cas-attempts-3.csv]
 Prints, per measured row, the GPU's count and the model's, both over the
 first-come count n(n+1)/2.  Deterministic for a given seed.
 """
@@ -32,8 +40,9 @@ import random
 import sys
 
 
-def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32):
+def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32, bs=None):
     """Total lane attempts for sms * warps * lanes lanes on one word."""
+    bs = b if bs is None else bs
     rng = random.Random(seed)
     trip = [rtt * (1 + spread * (rng.random() - 0.5)) for _ in range(sms)]
     nw = sms * warps
@@ -42,8 +51,9 @@ def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32):
     port_free = [0.0] * sms
     value = 0
     attempts = 0
-    waiting = []
+    waiting = []                  # (arrival at the slice, warp)
     busy = False
+    turn = 0                      # sm-rr: the SM whose head goes next
     events = []                   # (time at the slice, warp)
 
     def send(t, w):
@@ -57,20 +67,33 @@ def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32):
         send(0.0, w)
     served = []                   # (time, warp) of the request in service
 
+    def pick():
+        """Index in `waiting` of the request the slice takes next."""
+        nonlocal turn
+        if order == "fifo":
+            return 0
+        if order == "random":
+            return rng.randrange(len(waiting))
+        heads = {}                # SM -> index of its oldest waiting request
+        for i, (_, w) in enumerate(waiting):
+            heads.setdefault(w // warps, i)
+        if order == "sm-random":
+            return heads[rng.choice(sorted(heads))]
+        if order == "sm-newest":
+            return max(heads.values(), key=lambda i: waiting[i][0])
+        s = min(heads, key=lambda s: (s - turn) % sms)   # sm-rr
+        turn = (s + 1) % sms
+        return heads[s]
+
     def serve(t):
         nonlocal busy
         if not waiting:
             busy = False
             return
-        if order == "fifo":
-            w = waiting.pop(0)
-        else:
-            i = rng.randrange(len(waiting))
-            waiting[i], waiting[-1] = waiting[-1], waiting[i]
-            w = waiting.pop()
+        _, w = waiting.pop(pick())
         busy = True
         n = active[w] if expect[w] is not None else 1
-        served.append((t + a + b * n, w))
+        served.append((t + a + bs * n, w))
 
     while events or served:
         if served and (not events or served[0][0] <= events[0][0]):
@@ -86,7 +109,7 @@ def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32):
             serve(t)
         else:
             t, w = heapq.heappop(events)
-            waiting.append(w)
+            waiting.append((t, w))
             if not busy:
                 serve(t)
     return attempts
@@ -94,10 +117,13 @@ def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--order", choices=["fifo", "random"], default="random")
+    ap.add_argument("--order", default="random",
+                    choices=["fifo", "random", "sm-rr", "sm-random", "sm-newest"])
     ap.add_argument("--spread", type=float, default=1.0)
     ap.add_argument("--rtt", type=float, default=470.0,
                     help="round trip in cycles (one SM's rows: ~470)")
+    ap.add_argument("--slice-lane-cycles", type=float, default=None,
+                    help="the slice's cycles per lane (default: the port's, 0.5)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--data", default="validate/data/h100-cas-attempts-3.csv")
     ap.add_argument("--max-lanes", type=int, default=4096,
@@ -108,7 +134,8 @@ def main():
             rows = [r for r in csv.DictReader(l for l in f if not l.startswith("#"))]
     except OSError as e:
         sys.exit(f"cas_queue_model: {args.data}: {e.strerror}")
-    print(f"order={args.order} spread={args.spread} rtt={args.rtt} seed={args.seed}")
+    print(f"order={args.order} spread={args.spread} rtt={args.rtt} "
+          f"slice_lane_cycles={args.slice_lane_cycles} seed={args.seed}")
     print(f"{'lanes':>6} {'wg':>5} {'SMs':>4}  {'GPU':>5} {'model':>5}   (count / n(n+1)/2)")
     for r in rows:
         n, wg = int(r["n"]), int(r["wg"])
@@ -116,7 +143,8 @@ def main():
             continue
         sms, warps = n // wg, wg // 32          # one workgroup per SM here
         first_come = n * (n + 1) / 2
-        model = race(sms, warps, args.order, args.rtt, args.spread, args.seed)
+        model = race(sms, warps, args.order, args.rtt, args.spread, args.seed,
+                     bs=args.slice_lane_cycles)
         print(f"{n:6d} {wg:5d} {sms:4d}  {float(r['cas_attempts']) / first_come:5.2f} "
               f"{model / first_come:5.2f}")
 
