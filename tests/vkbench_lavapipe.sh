@@ -86,6 +86,16 @@ check "every CAS row counts at least one per thread" test -z "$(grep -- '-cas,' 
 check "one bin takes more than one per thread" test -n "$(grep -- '-cas,4096,256,1,1,' "$tmp/cas.csv" |
     awk -F, '$14 > 2 * $2')"
 check "counter's cas_attempts is empty" grep -q '^counter,.*,ok,$' "$tmp/cas.csv"
+# cas-append counts only its selected threads (behind the keys in o[]):
+# at least one each, at most the first-come n(n+1)/2 of them all
+rc=0
+vkbench --pattern cas-append --n 2^12 --selectivity 0.1,1 --reps 2 --warmup 0 --count-cas \
+    >"$tmp/app.csv" 2>/dev/null || rc=$?
+check "--count-cas on cas-append exits 0 with 2 ok rows" test "$rc" -eq 0 -a "$(grep -c ',ok,' "$tmp/app.csv")" -eq 2
+check "cas-append at S = 1 counts between n and n(n+1)/2" test -n "$(grep '^cas-append,4096,256,1,' "$tmp/app.csv" |
+    awk -F, '$14 >= 4096 && $14 <= 4096 * 4097 / 2')"
+check "cas-append at S = 0.1 counts fewer than at S = 1" test -n "$(awk -F, '/^cas-append,4096,256,0.1,/ { a = $14 }
+    /^cas-append,4096,256,1,/ { b = $14 } END { if (a > 0 && a < b) print "ok" }' "$tmp/app.csv")"
 
 # --- --select-unit: one draw per warp, workgroup or lane 0; the harness's
 # own reference follows the unit, so every row must still check (a shader

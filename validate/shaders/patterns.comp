@@ -19,7 +19,7 @@ layout(push_constant) uniform Params {
     uint hot_thr;    // round(F * 1e6): histogram's hot-bin rule
     uint addresses;  // P for distinct-lines
     uint touch;      // always 0 at run time; the compiler cannot know that
-    uint count_cas;  // 1: sub-word CAS histograms store each thread's CAS count in o[i]
+    uint count_cas;  // 1: each CAS-loop thread stores its CAS count: o[i] (sub-word histograms), o[n + i] (cas-append)
     uint sel_unit;   // 0 thread (the contract), 1 warp, 2 workgroup, 3 lane 0 of a warp
     uint tail;       // 0 none (the contract), 1 a workgroup barrier before exit, 2 a buffer fence after a write
 } pc;
@@ -167,14 +167,19 @@ void main()
 #elif defined(PAT_CAS_APPEND)
     if (live && selected_at(i)) {
         uint old = atomicAdd(t[0], 0u);
+        uint tries = 0u;
         for (;;) {
             uint r = atomicCompSwap(t[0], old, old + 1u);
+            tries++;
             if (r == old) {
                 o[old] = key;
                 break;
             }
             old = r;
         }
+        // vkbench --count-cas: behind the keys, off the contended word
+        if (pc.count_cas != 0u)
+            o[pc.n + i] = tries;
     }
 
 #elif defined(PAT_BITMASK)

@@ -405,9 +405,13 @@ static int one_rep(vkb_bench *b, const vkb_cfg *c, vkb_ref *ref, double *us,
         /* A thread's CAS fails only after another's succeeded on its word,
          * so it takes 1 to n of them; an unwritten slot keeps the clear's
          * fill value (vkb_ref_fill, 1.7e9: more than any n admitted). */
-        const uint32_t *o = b->rb_out.map;
+        const uint32_t *o = (const uint32_t *)b->rb_out.map +
+                            vkb_pattern_count_offset(c->pattern, c->n);
+        int append = c->pattern == VKB_CAS_APPEND; /* only selected threads count */
         double sum = 0;
         for (uint32_t i = 0; i < c->n; i++) {
+            if (append && o[i] == vkb_ref_fill())
+                continue;
             if (o[i] == 0 || o[i] > c->n)
                 return vkb_errf(err, VKB_ECHECK, "thread %u recorded %u "
                                 "compare-and-swaps", i, o[i]);

@@ -72,10 +72,19 @@ uint64_t vkb_pattern_target_words(int id, uint32_t n, uint32_t bins,
 
 int vkb_pattern_counts_cas(int id)
 {
-    return id == VKB_HISTOGRAM_U8_CAS || id == VKB_HISTOGRAM_U16_CAS;
+    return id == VKB_HISTOGRAM_U8_CAS || id == VKB_HISTOGRAM_U16_CAS ||
+           id == VKB_CAS_APPEND;
 }
 
 uint64_t vkb_pattern_out_words(int id, uint32_t n, int count_cas)
 {
-    return patterns[id].has_out || (count_cas && vkb_pattern_counts_cas(id)) ? n : 1;
+    int counts = count_cas && vkb_pattern_counts_cas(id);
+    if (patterns[id].has_out && counts) /* cas-append: keys, then counts */
+        return 2 * (uint64_t)n;
+    return patterns[id].has_out || counts ? n : 1;
+}
+
+uint32_t vkb_pattern_count_offset(int id, uint32_t n)
+{
+    return patterns[id].has_out ? n : 0;
 }

@@ -55,4 +55,9 @@ uint64_t vkb_pattern_out_words(int id, uint32_t n, int count_cas);
 /* 1 for the patterns whose threads can count their compare-and-swaps. */
 int vkb_pattern_counts_cas(int id);
 
+/* Where --count-cas puts a thread's count in the output buffer: o[i] for
+ * the sub-word histograms, o[n + i] for cas-append (its keys fill o[0..n)).
+ * Only the threads that run a CAS loop write one. */
+uint32_t vkb_pattern_count_offset(int id, uint32_t n);
+
 #endif
