@@ -114,6 +114,11 @@ for tl in barrier fence; do
     check "--tail $tl exits 0 with 3 ok rows" test "$rc" -eq 0 -a "$(grep -c ',ok$' "$tmp/tail.csv")" -eq 3
     check "--tail $tl recorded in provenance" grep -q "^# tail: $tl " "$tmp/tail.csv"
 done
+rc=0
+vkbench --spin 200 --select-unit warp --pattern bitmask,store --n 2^13 --wg 256 \
+    --selectivity 0.3 --reps 1 --warmup 0 >"$tmp/spin.csv" 2>/dev/null || rc=$?
+check "--spin exits 0 with 2 ok rows" test "$rc" -eq 0 -a "$(grep -c ',ok$' "$tmp/spin.csv")" -eq 2
+check "--spin recorded in provenance" grep -q "^# spin: 200 " "$tmp/spin.csv"
 check "the thread unit adds no provenance line" test "$(grep -c '^# select_unit' "$tmp/smoke.csv")" -eq 0
 
 # --- error paths ------------------------------------------------------------
@@ -136,6 +141,7 @@ expect "selectivity out of range -> 2" 2 "--selectivity" \
     vkbench --pattern counter --selectivity 2
 expect "bad --clock-guard -> 2" 2 "--clock-guard" vkbench --pattern counter --clock-guard -1
 expect "bad --select-unit -> 2" 2 "--select-unit: 'lane1'" vkbench --pattern counter --select-unit lane1
+expect "bad --spin -> 2" 2 "--spin: 'x'" vkbench --pattern counter --spin x
 expect "bad --tail -> 2" 2 "--tail: 'wait'" vkbench --pattern counter --tail wait
 expect "unknown flag -> 2" 2 "--frobnicate" vkbench --pattern counter --frobnicate 1
 expect "unreadable plan -> 2" 2 "$tmp/missing.plan" vkbench --plan "$tmp/missing.plan"

@@ -102,8 +102,8 @@ int val_dataset_load(const char *path, val_dataset *d, char err[CFG_ERR_MAX])
             else if (!strncmp(line, "# driver: ", 10))
                 snprintf(d->driver, sizeof d->driver, "%s", line + 10);
             else if ((!strncmp(line, "# select_unit: ", 15) && strncmp(line + 15, "thread", 6)) ||
-                     !strncmp(line, "# tail: ", 8)) {
-                /* vkbench --select-unit and --tail probes run another
+                     !strncmp(line, "# tail: ", 8) || !strncmp(line, "# spin: ", 8)) {
+                /* vkbench --select-unit, --tail and --spin probes run another
                  * kernel than the one the simulator models, so it would
                  * answer a different question. */
                 const char *v = strchr(line + 2, ' ') + 1;

@@ -22,6 +22,7 @@ layout(push_constant) uniform Params {
     uint count_cas;  // 1: each CAS-loop thread stores its CAS count: o[i] (sub-word histograms), o[n + i] (cas-append)
     uint sel_unit;   // 0 thread (the contract), 1 warp, 2 workgroup, 3 lane 0 of a warp
     uint tail;       // 0 none (the contract), 1 a workgroup barrier before exit, 2 a buffer fence after a write
+    uint spin;       // 0 (the contract); else bitmask's and store's silent threads spin this long before exit
 } pc;
 
 layout(std430, set = 0, binding = 0) buffer Target { uint t[]; };
@@ -68,6 +69,19 @@ void touch_smem(uint i)
     }
 }
 
+// vkbench --spin N: a thread that sends nothing runs N dependent
+// multiply-adds before it exits, so silent warps leave after their
+// siblings' writes (a probe of the selectivity hump). The result is kept
+// alive by a store no run takes (pc.touch is always 0).
+void spin_silent(uint i)
+{
+    uint acc = i;
+    for (uint k = 0u; k < pc.spin; k++)
+        acc = acc * 1664525u + 1013904223u;
+    if (pc.touch != 0u && acc == 0u)
+        o[0] = acc;
+}
+
 #if defined(PAT_HISTOGRAM_U8_CAS) || defined(PAT_HISTOGRAM_U16_CAS)
 // Sub-word bin increment emulated with a 32-bit compare-and-swap loop; the
 // first read is an atomic so it sees the value in L2, as the contract says.
@@ -112,7 +126,8 @@ void main()
         o[i] = key;
         if (pc.tail == 2u)
             memoryBarrierBuffer();
-    }
+    } else
+        spin_silent(i);
 
 #elif defined(PAT_COUNTER)
     if (live && selected_at(i))
@@ -187,7 +202,8 @@ void main()
         atomicOr(t[i >> 5], 1u << (i & 31u));
         if (pc.tail == 2u)
             memoryBarrierBuffer();
-    }
+    } else
+        spin_silent(i);
 
 #elif defined(PAT_REDUCE)
     // Shared memory starts undefined, so one lane zeroes the word first.

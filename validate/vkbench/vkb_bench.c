@@ -14,7 +14,7 @@
 
 typedef struct push {
     uint32_t n, sel_thr, bins, hot_thr, addresses, touch, count_cas;
-    uint32_t sel_unit, tail;
+    uint32_t sel_unit, tail, spin;
 } push;
 
 struct vkb_bench {
@@ -298,6 +298,7 @@ static int record_timed(vkb_bench *b, const vkb_cfg *c, VkDeviceSize tbytes,
         .count_cas = (uint32_t)counting(b, c),
         .sel_unit = (uint32_t)c->sel_unit,
         .tail = (uint32_t)c->tail,
+        .spin = c->spin,
     };
     uint32_t groups = (uint32_t)(((uint64_t)c->n + c->wg - 1) / c->wg);
 

@@ -26,6 +26,7 @@ typedef struct vkb_cfg {
     int reps, warmup;
     int sel_unit; /* VKB_SEL_* (vkb_hash.h), the same for a whole run */
     int tail;     /* VKB_TAIL_*, the same for a whole run */
+    uint32_t spin; /* --spin: silent threads' delay loop, the same for a whole run */
     int line; /* plan line it came from, 0 for the command line */
 } vkb_cfg;
 

@@ -37,11 +37,12 @@ typedef struct main_opts {
     int list, dry_run, help, count_cas;
     int sel_unit; /* VKB_SEL_* */
     int tail;     /* VKB_TAIL_* */
+    uint32_t spin;
 } main_opts;
 
 static const vkb_flag main_flags[] = {
     {"plan", 1}, {"device", 1}, {"max-dispatch-ms", 1}, {"clock-guard", 1},
-    {"select-unit", 1}, {"tail", 1}, {"list-devices", 0}, {"dry-run", 0},
+    {"select-unit", 1}, {"tail", 1}, {"spin", 1}, {"list-devices", 0}, {"dry-run", 0},
     {"count-cas", 0}, {"help", 0},
     {NULL, 0},
 };
@@ -90,6 +91,13 @@ static int main_flag(void *ctx, const char *name, const char *value,
         if ((mo->tail = pick(value, tails)) < 0)
             return vkb_errf(err, VKB_EUSAGE, "--tail: '%s' is not none, "
                             "barrier or fence", value);
+    } else if (strcmp(name, "spin") == 0) {
+        char *end;
+        unsigned long v = strtoul(value, &end, 10);
+        if (end == value || *end || v > 1000000)
+            return vkb_errf(err, VKB_EUSAGE, "--spin: '%s' is not an "
+                            "integer in [0, 1000000]", value);
+        mo->spin = (uint32_t)v;
     } else if (strcmp(name, "list-devices") == 0) {
         mo->list = 1;
     } else if (strcmp(name, "dry-run") == 0) {
@@ -139,6 +147,9 @@ static void usage(FILE *f)
         "before exit)\n"
         "                     or fence (a buffer fence after a bitmask or "
         "store write): a probe\n"
+        "  --spin N           bitmask's and store's silent threads run N "
+        "dependent\n"
+        "                     multiply-adds before exit: a probe\n"
         "  --list-devices     describe the Vulkan devices and exit\n"
         "  --dry-run          print the configurations without running "
         "them\n");
@@ -239,6 +250,9 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
     if (mo->tail != VKB_TAIL_NONE)
         printf("# tail: %s (before a warp exits; a probe, not the "
                "contract's kernel)\n", tails[mo->tail]);
+    if (mo->spin)
+        printf("# spin: %u (silent threads' multiply-adds before exit; a "
+               "probe, not the contract's kernel)\n", mo->spin);
     vkb_csv_header(stdout, mo->count_cas);
     for (size_t k = 0; k < l->len; k++) {
         const vkb_cfg *c = &l->v[k];
@@ -312,7 +326,8 @@ int main(int argc, char **argv)
         return rc == VKB_EUSAGE ? 2 : 1;
     }
     for (size_t k = 0; k < list.len; k++)
-        list.v[k].sel_unit = mo.sel_unit, list.v[k].tail = mo.tail;
+        list.v[k].sel_unit = mo.sel_unit, list.v[k].tail = mo.tail,
+        list.v[k].spin = mo.spin;
     if (mo.dry_run) {
         dedupe(&list, VKB_SMEM_MAX);
         vkb_csv_header(stdout, 0);
