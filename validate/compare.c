@@ -118,7 +118,7 @@ void val_summarize(const val_dataset *d, const val_prediction *pr, const unsigne
     double *ape = malloc(d->count * sizeof *ape);
     double *meas = malloc(d->count * sizeof *meas);
     double *pred = malloc(d->count * sizeof *pred);
-    double *work = malloc(3 * d->count * sizeof *work);
+    double *work = malloc(2 * d->count * sizeof *work); /* two rank vectors */
     size_t *idx = malloc(d->count * sizeof *idx);
     if (!ape || !meas || !pred || !work || !idx)
         goto out;
