@@ -34,6 +34,7 @@ struct vkb_bench {
     VkFence fence;
     vkb_clock *clock; /* NULL: no clock guard */
     int count_cas;    /* vkb_bench_count_cas */
+    FILE *win_order;  /* vkb_bench_win_order; NULL: off */
 };
 
 /* 1 when this configuration's threads store their CAS counts in o[]. */
@@ -428,6 +429,28 @@ void vkb_bench_count_cas(vkb_bench *b, int on)
     b->count_cas = on;
 }
 
+void vkb_bench_win_order(vkb_bench *b, FILE *f)
+{
+    b->win_order = f;
+    if (f)
+        fprintf(f, "n,wg,selectivity,slot,thread,tries\n");
+}
+
+/* cas-append with counting on: the last repetition's winners in the order
+ * they won. Slot s of the output holds the key of the s-th thread to win
+ * the word, the key names the thread (vkb_lowbias32_inv), and o[n + i]
+ * holds that thread's compare-and-swaps. */
+static void write_win_order(const vkb_bench *b, const vkb_cfg *c)
+{
+    const uint32_t *t = (const uint32_t *)b->rb_target.map;
+    const uint32_t *o = (const uint32_t *)b->rb_out.map;
+    for (uint32_t s = 0; s < t[0]; s++) {
+        uint32_t i = vkb_lowbias32_inv(o[s]);
+        fprintf(b->win_order, "%u,%u,%g,%u,%u,%u\n", c->n, c->wg,
+                c->selectivity, s, i, o[c->n + i]);
+    }
+}
+
 int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
                   vkb_result *res, char *err)
 {
@@ -465,6 +488,8 @@ int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
         }
     }
     if (rc == VKB_OK) {
+        if (b->win_order && counting(b, c) && c->pattern == VKB_CAS_APPEND)
+            write_win_order(b, c); /* the check passed: every slot is a key */
         summarize(t, res->reps, res);
         res->cas_attempts = median_of(tr, res->reps); /* -1 when not counted */
     }

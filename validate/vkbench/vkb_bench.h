@@ -4,6 +4,8 @@
 #ifndef VKB_BENCH_H
 #define VKB_BENCH_H
 
+#include <stdio.h>
+
 #include "vkb_cfg.h"
 #include "vkb_clock.h"
 #include "vkb_gpu.h"
@@ -36,6 +38,12 @@ int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
  * count and vkb_result.cas_attempts reports the sum (other patterns run as
  * before). */
 void vkb_bench_count_cas(vkb_bench *b, int on);
+
+/* With counting on, writes a CSV header to f and then, for each cas-append
+ * configuration, the last repetition's winners in the order they won the
+ * word: n,wg,selectivity,slot,thread,tries (vkbench --win-order, a probe
+ * of the retry dynamics). NULL turns it off. */
+void vkb_bench_win_order(vkb_bench *b, FILE *f);
 
 /* 1 and the guard's figures when the clock guard is on, else 0. */
 int vkb_bench_clock(const vkb_bench *b, vkb_clock_stats *s);

@@ -32,6 +32,7 @@ static double now_s(void)
 
 typedef struct main_opts {
     const char *plan, *device;
+    const char *win_order; /* --win-order FILE, or NULL */
     double max_ms;
     double clock_tol; /* percent; < 0: on for GPUs, off for CPU devices */
     int list, dry_run, help, count_cas;
@@ -42,7 +43,7 @@ typedef struct main_opts {
 
 static const vkb_flag main_flags[] = {
     {"plan", 1}, {"device", 1}, {"max-dispatch-ms", 1}, {"clock-guard", 1},
-    {"select-unit", 1}, {"tail", 1}, {"spin", 1}, {"list-devices", 0}, {"dry-run", 0},
+    {"select-unit", 1}, {"tail", 1}, {"spin", 1}, {"win-order", 1}, {"list-devices", 0}, {"dry-run", 0},
     {"count-cas", 0}, {"help", 0},
     {NULL, 0},
 };
@@ -98,6 +99,8 @@ static int main_flag(void *ctx, const char *name, const char *value,
             return vkb_errf(err, VKB_EUSAGE, "--spin: '%s' is not an "
                             "integer in [0, 1000000]", value);
         mo->spin = (uint32_t)v;
+    } else if (strcmp(name, "win-order") == 0) {
+        mo->win_order = value;
     } else if (strcmp(name, "list-devices") == 0) {
         mo->list = 1;
     } else if (strcmp(name, "dry-run") == 0) {
@@ -150,6 +153,10 @@ static void usage(FILE *f)
         "  --spin N           bitmask's and store's silent threads run N "
         "dependent\n"
         "                     multiply-adds before exit: a probe\n"
+        "  --win-order FILE   with --count-cas: write cas-append's winners "
+        "in the order\n"
+        "                     they won (n,wg,selectivity,slot,thread,tries; "
+        "a probe)\n"
         "  --list-devices     describe the Vulkan devices and exit\n"
         "  --dry-run          print the configurations without running "
         "them\n");
@@ -233,6 +240,16 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
         return 1;
     }
     vkb_bench_count_cas(b, mo->count_cas);
+    FILE *order = NULL;
+    if (mo->win_order) {
+        if (!(order = fopen(mo->win_order, "w"))) {
+            fprintf(stderr, "vkbench: --win-order: cannot write '%s'\n",
+                    mo->win_order);
+            vkb_bench_close(b);
+            return 1;
+        }
+        vkb_bench_win_order(b, order);
+    }
     vkb_csv_provenance(stdout, &g->info);
     vkb_clock_stats cs;
     if (vkb_bench_clock(b, &cs))
@@ -290,6 +307,11 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
                 "(%.1f s); fastest probe %.3f us\n", cs.warms, cs.warm_s,
                 cs.base_us);
     vkb_bench_close(b);
+    if (order && fclose(order) != 0) {
+        fprintf(stderr, "vkbench: --win-order: error writing '%s'\n",
+                mo->win_order);
+        status = 1;
+    }
     return status;
 }
 
@@ -318,6 +340,11 @@ int main(int argc, char **argv)
         if (rc)
             fprintf(stderr, "vkbench: %s\n", err);
         return rc ? 1 : 0;
+    }
+    if (mo.win_order && !mo.count_cas) {
+        fprintf(stderr, "vkbench: --win-order needs --count-cas (see "
+                "--help)\n");
+        return 2;
     }
     rc = build_list(&mo, &sw, &list, err);
     if (rc) {
