@@ -20,6 +20,10 @@ the slice takes waiting requests is the question:
   sm-random  one first-come queue per SM, a uniformly random SM's head
   sm-newest  one first-come queue per SM, the head that arrived last
              (favours the SM whose warp just had its reply)
+  sm-sticky  one first-come queue per SM; the slice stays on the SM it
+             served last while that SM has a request waiting, else takes
+             the oldest head (vkbench --win-order shows one SM winning
+             the word for all its lanes while others wait to enter)
 
 --spread gives each SM a round trip of rtt * (1 + spread * (u - 0.5)),
 u uniform, fixed per SM (L2 hit latency differs by SM on NVIDIA parts).
@@ -40,7 +44,8 @@ import random
 import sys
 
 
-def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32, bs=None):
+def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32, bs=None,
+         gpcs=8, gpc_map="rr"):
     """Total lane attempts for sms * warps * lanes lanes on one word."""
     bs = b if bs is None else bs
     rng = random.Random(seed)
@@ -54,6 +59,10 @@ def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32, bs=None):
     waiting = []                  # (arrival at the slice, warp)
     busy = False
     turn = 0                      # sm-rr: the SM whose head goes next
+    last_sm = [None]              # sm-sticky: the SM (GPC) served last
+
+    def gpc_of(sm):
+        return sm % gpcs if gpc_map == "rr" else sm * gpcs // max(sms, 1)
     events = []                   # (time at the slice, warp)
 
     def send(t, w):
@@ -77,6 +86,15 @@ def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32, bs=None):
         heads = {}                # SM -> index of its oldest waiting request
         for i, (_, w) in enumerate(waiting):
             heads.setdefault(w // warps, i)
+        if order in ("sm-sticky", "gpc-sticky"):
+            if order == "gpc-sticky":   # the GPC's port, FIFO inside it
+                heads = {}
+                for i, (_, w) in enumerate(waiting):
+                    heads.setdefault(gpc_of(w // warps), i)
+            s = last_sm[0] if last_sm[0] in heads else min(
+                heads, key=lambda s: waiting[heads[s]][0])
+            last_sm[0] = s
+            return heads[s]
         if order == "sm-random":
             return heads[rng.choice(sorted(heads))]
         if order == "sm-newest":
@@ -118,7 +136,10 @@ def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32, bs=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--order", default="random",
-                    choices=["fifo", "random", "sm-rr", "sm-random", "sm-newest"])
+                    choices=["fifo", "random", "sm-rr", "sm-random", "sm-newest",
+                             "sm-sticky", "gpc-sticky"])
+    ap.add_argument("--gpcs", type=int, default=8)
+    ap.add_argument("--gpc-map", default="rr", choices=["rr", "block"])
     ap.add_argument("--spread", type=float, default=1.0)
     ap.add_argument("--rtt", type=float, default=470.0,
                     help="round trip in cycles (one SM's rows: ~470)")
@@ -144,7 +165,8 @@ def main():
         sms, warps = n // wg, wg // 32          # one workgroup per SM here
         first_come = n * (n + 1) / 2
         model = race(sms, warps, args.order, args.rtt, args.spread, args.seed,
-                     bs=args.slice_lane_cycles)
+                     bs=args.slice_lane_cycles, gpcs=args.gpcs,
+                     gpc_map=args.gpc_map)
         print(f"{n:6d} {wg:5d} {sms:4d}  {float(r['cas_attempts']) / first_come:5.2f} "
               f"{model / first_come:5.2f}")
 

@@ -19,10 +19,11 @@ layout(push_constant) uniform Params {
     uint hot_thr;    // round(F * 1e6): histogram's hot-bin rule
     uint addresses;  // P for distinct-lines
     uint touch;      // always 0 at run time; the compiler cannot know that
-    uint count_cas;  // 1: each CAS-loop thread stores its CAS count: o[i] (sub-word histograms), o[n + i] (cas-append)
+    uint count_cas;  // 1: each CAS-loop thread stores its CAS count: o[i] (sub-word histograms), o[n + i] (cas-append); 2: cas-append also its first read, o[2n + i]
     uint sel_unit;   // 0 thread (the contract), 1 warp, 2 workgroup, 3 lane 0 of a warp
     uint tail;       // 0 none (the contract), 1 a workgroup barrier before exit, 2 a buffer fence after a write
     uint spin;       // 0 (the contract); else bitmask's and store's silent threads spin this long before exit
+    uint cas_first;  // 0 (the contract): cas-append reads the word with an atomic first; 1 it guesses 0 and lets the first CAS read
 } pc;
 
 layout(std430, set = 0, binding = 0) buffer Target { uint t[]; };
@@ -181,10 +182,15 @@ void main()
 
 #elif defined(PAT_CAS_APPEND)
     if (live && selected_at(i)) {
-        uint old = atomicAdd(t[0], 0u);
+        uint old = pc.cas_first == 0u ? atomicAdd(t[0], 0u) : 0u;
+        // vkbench --win-order: how many had won when this thread's read
+        // was served (its first CAS's reply, when it guesses)
+        uint first_read = old;
         uint tries = 0u;
         for (;;) {
             uint r = atomicCompSwap(t[0], old, old + 1u);
+            if (tries == 0u && pc.cas_first != 0u)
+                first_read = r;
             tries++;
             if (r == old) {
                 o[old] = key;
@@ -195,6 +201,8 @@ void main()
         // vkbench --count-cas: behind the keys, off the contended word
         if (pc.count_cas != 0u)
             o[pc.n + i] = tries;
+        if (pc.count_cas == 2u)
+            o[2u * pc.n + i] = first_read;
     }
 
 #elif defined(PAT_BITMASK)

@@ -14,7 +14,7 @@
 
 typedef struct push {
     uint32_t n, sel_thr, bins, hot_thr, addresses, touch, count_cas;
-    uint32_t sel_unit, tail, spin;
+    uint32_t sel_unit, tail, spin, cas_first;
 } push;
 
 struct vkb_bench {
@@ -35,12 +35,16 @@ struct vkb_bench {
     vkb_clock *clock; /* NULL: no clock guard */
     int count_cas;    /* vkb_bench_count_cas */
     FILE *win_order;  /* vkb_bench_win_order; NULL: off */
+    int cas_first;    /* vkb_bench_cas_first */
 };
 
-/* 1 when this configuration's threads store their CAS counts in o[]. */
+/* Nonzero when this configuration's threads store their CAS counts in o[]:
+ * 2 when cas-append's threads also store their first reads. */
 static int counting(const vkb_bench *b, const vkb_cfg *c)
 {
-    return b->count_cas && vkb_pattern_counts_cas(c->pattern);
+    if (!b->count_cas || !vkb_pattern_counts_cas(c->pattern))
+        return 0;
+    return b->win_order ? 2 : 1;
 }
 
 #define VKCHECK(call)                                                        \
@@ -300,6 +304,7 @@ static int record_timed(vkb_bench *b, const vkb_cfg *c, VkDeviceSize tbytes,
         .sel_unit = (uint32_t)c->sel_unit,
         .tail = (uint32_t)c->tail,
         .spin = c->spin,
+        .cas_first = (uint32_t)b->cas_first,
     };
     uint32_t groups = (uint32_t)(((uint64_t)c->n + c->wg - 1) / c->wg);
 
@@ -353,7 +358,7 @@ static int prepare(vkb_bench *b, const vkb_cfg *c, char *err)
     VkDeviceSize tbytes = 4 * vkb_pattern_target_words(c->pattern, c->n,
                                                        c->bins, c->addresses);
     VkDeviceSize obytes = 4 * vkb_pattern_out_words(c->pattern, c->n,
-                                                    b->count_cas);
+                                                    counting(b, c));
     int rc;
 
     if ((rc = vkb_buf_ensure(b->g, &b->target, tbytes, err)) ||
@@ -433,21 +438,26 @@ void vkb_bench_win_order(vkb_bench *b, FILE *f)
 {
     b->win_order = f;
     if (f)
-        fprintf(f, "n,wg,selectivity,slot,thread,tries\n");
+        fprintf(f, "n,wg,selectivity,slot,thread,tries,first_read\n");
+}
+
+void vkb_bench_cas_first(vkb_bench *b, int guess)
+{
+    b->cas_first = guess;
 }
 
 /* cas-append with counting on: the last repetition's winners in the order
  * they won. Slot s of the output holds the key of the s-th thread to win
- * the word, the key names the thread (vkb_lowbias32_inv), and o[n + i]
- * holds that thread's compare-and-swaps. */
+ * the word, the key names the thread (vkb_lowbias32_inv), o[n + i] holds
+ * that thread's compare-and-swaps and o[2n + i] what its first read saw. */
 static void write_win_order(const vkb_bench *b, const vkb_cfg *c)
 {
     const uint32_t *t = (const uint32_t *)b->rb_target.map;
     const uint32_t *o = (const uint32_t *)b->rb_out.map;
     for (uint32_t s = 0; s < t[0]; s++) {
         uint32_t i = vkb_lowbias32_inv(o[s]);
-        fprintf(b->win_order, "%u,%u,%g,%u,%u,%u\n", c->n, c->wg,
-                c->selectivity, s, i, o[c->n + i]);
+        fprintf(b->win_order, "%u,%u,%g,%u,%u,%u,%u\n", c->n, c->wg,
+                c->selectivity, s, i, o[c->n + i], o[2 * (size_t)c->n + i]);
     }
 }
 

@@ -41,9 +41,15 @@ void vkb_bench_count_cas(vkb_bench *b, int on);
 
 /* With counting on, writes a CSV header to f and then, for each cas-append
  * configuration, the last repetition's winners in the order they won the
- * word: n,wg,selectivity,slot,thread,tries (vkbench --win-order, a probe
- * of the retry dynamics). NULL turns it off. */
+ * word: n,wg,selectivity,slot,thread,tries,first_read, the last being the
+ * count its first read saw (vkbench --win-order, a probe of the retry
+ * dynamics). NULL turns it off. */
 void vkb_bench_win_order(vkb_bench *b, FILE *f);
+
+/* guess = 1: cas-append's threads skip the contract's atomic first read and
+ * send their first compare-and-swap expecting 0 (vkbench --cas-first guess,
+ * a probe). */
+void vkb_bench_cas_first(vkb_bench *b, int guess);
 
 /* 1 and the guard's figures when the clock guard is on, else 0. */
 int vkb_bench_clock(const vkb_bench *b, vkb_clock_stats *s);

@@ -39,11 +39,12 @@ typedef struct main_opts {
     int sel_unit; /* VKB_SEL_* */
     int tail;     /* VKB_TAIL_* */
     uint32_t spin;
+    int cas_first; /* 0 atomic (the contract), 1 guess */
 } main_opts;
 
 static const vkb_flag main_flags[] = {
     {"plan", 1}, {"device", 1}, {"max-dispatch-ms", 1}, {"clock-guard", 1},
-    {"select-unit", 1}, {"tail", 1}, {"spin", 1}, {"win-order", 1}, {"list-devices", 0}, {"dry-run", 0},
+    {"select-unit", 1}, {"tail", 1}, {"spin", 1}, {"win-order", 1}, {"cas-first", 1}, {"list-devices", 0}, {"dry-run", 0},
     {"count-cas", 0}, {"help", 0},
     {NULL, 0},
 };
@@ -52,6 +53,7 @@ static const vkb_flag main_flags[] = {
 static const char *const sel_units[] = {"thread", "warp", "workgroup",
                                         "lane0", NULL};
 static const char *const tails[] = {"none", "barrier", "fence", NULL};
+static const char *const cas_firsts[] = {"atomic", "guess", NULL};
 
 /* The index of value in the NULL-terminated names, or -1. */
 static int pick(const char *value, const char *const *names)
@@ -99,6 +101,10 @@ static int main_flag(void *ctx, const char *name, const char *value,
             return vkb_errf(err, VKB_EUSAGE, "--spin: '%s' is not an "
                             "integer in [0, 1000000]", value);
         mo->spin = (uint32_t)v;
+    } else if (strcmp(name, "cas-first") == 0) {
+        if ((mo->cas_first = pick(value, cas_firsts)) < 0)
+            return vkb_errf(err, VKB_EUSAGE, "--cas-first: '%s' is not "
+                            "atomic or guess", value);
     } else if (strcmp(name, "win-order") == 0) {
         mo->win_order = value;
     } else if (strcmp(name, "list-devices") == 0) {
@@ -157,6 +163,10 @@ static void usage(FILE *f)
         "in the order\n"
         "                     they won (n,wg,selectivity,slot,thread,tries; "
         "a probe)\n"
+        "  --cas-first F      atomic (default, the contract) or guess: "
+        "cas-append's first\n"
+        "                     compare-and-swap expects 0 instead of an "
+        "atomic read (a probe)\n"
         "  --list-devices     describe the Vulkan devices and exit\n"
         "  --dry-run          print the configurations without running "
         "them\n");
@@ -226,7 +236,9 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
     vkb_bench *b;
 
     for (size_t k = 0; k < l->len; k++)
-        if (vkb_limits_admit(&g->info, &l->v[k], mo->count_cas, err)) {
+        if (vkb_limits_admit(&g->info, &l->v[k],
+                             mo->count_cas && mo->win_order ? 2 : mo->count_cas,
+                             err)) {
             fprintf(stderr, "vkbench: %srefused: %s\n",
                     where(mo, &l->v[k], loc, sizeof loc), err);
             l->v[k].reps = 0;
@@ -250,6 +262,7 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
         }
         vkb_bench_win_order(b, order);
     }
+    vkb_bench_cas_first(b, mo->cas_first);
     vkb_csv_provenance(stdout, &g->info);
     vkb_clock_stats cs;
     if (vkb_bench_clock(b, &cs))
@@ -267,6 +280,10 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
     if (mo->tail != VKB_TAIL_NONE)
         printf("# tail: %s (before a warp exits; a probe, not the "
                "contract's kernel)\n", tails[mo->tail]);
+    if (mo->cas_first)
+        printf("# cas_first: %s (cas-append's first compare-and-swap "
+               "expects 0, no atomic read; a probe, not the contract's "
+               "kernel)\n", cas_firsts[mo->cas_first]);
     if (mo->spin)
         printf("# spin: %u (silent threads' multiply-adds before exit; a "
                "probe, not the contract's kernel)\n", mo->spin);

@@ -79,8 +79,8 @@ int vkb_pattern_counts_cas(int id)
 uint64_t vkb_pattern_out_words(int id, uint32_t n, int count_cas)
 {
     int counts = count_cas && vkb_pattern_counts_cas(id);
-    if (patterns[id].has_out && counts) /* cas-append: keys, then counts */
-        return 2 * (uint64_t)n;
+    if (patterns[id].has_out && counts) /* cas-append: keys, counts, reads */
+        return (count_cas == 2 ? 3 : 2) * (uint64_t)n;
     return patterns[id].has_out || counts ? n : 1;
 }
 

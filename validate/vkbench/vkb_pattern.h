@@ -49,7 +49,8 @@ uint32_t vkb_pattern_smem_need(int id, uint32_t bins);
 uint64_t vkb_pattern_target_words(int id, uint32_t n, uint32_t bins,
                                   uint32_t addresses);
 /* count_cas (vkbench --count-cas): the patterns that count their
- * compare-and-swaps store one count a thread in the output buffer. */
+ * compare-and-swaps store one count a thread in the output buffer; 2
+ * (--win-order) adds cas-append's first reads, o[2n + i]. */
 uint64_t vkb_pattern_out_words(int id, uint32_t n, int count_cas);
 
 /* 1 for the patterns whose threads can count their compare-and-swaps. */
