@@ -86,6 +86,13 @@ def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32, bs=None,
         heads = {}                # SM -> index of its oldest waiting request
         for i, (_, w) in enumerate(waiting):
             heads.setdefault(w // warps, i)
+        if order == "gpc-newest":   # the GPC that sent most recently
+            heads, newest = {}, {}
+            for i, (t, w) in enumerate(waiting):
+                g = gpc_of(w // warps)
+                heads.setdefault(g, i)
+                newest[g] = max(newest.get(g, -1.0), t)
+            return heads[max(heads, key=lambda g: newest[g])]
         if order in ("sm-sticky", "gpc-sticky"):
             if order == "gpc-sticky":   # the GPC's port, FIFO inside it
                 heads = {}
@@ -137,7 +144,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--order", default="random",
                     choices=["fifo", "random", "sm-rr", "sm-random", "sm-newest",
-                             "sm-sticky", "gpc-sticky"])
+                             "sm-sticky", "gpc-sticky", "gpc-newest"])
     ap.add_argument("--gpcs", type=int, default=8)
     ap.add_argument("--gpc-map", default="rr", choices=["rr", "block"])
     ap.add_argument("--spread", type=float, default=1.0)

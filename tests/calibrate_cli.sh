@@ -48,6 +48,10 @@ expect "validate bad --rows" 2 "--rows 'some'" "$A" validate $C --data $H --spli
   grep -v '^#' $H | head -3; } >"$tmp/probe.csv"
 expect "validate refuses a --select-unit probe" 2 "probe\.csv:[0-9]+: a vkbench probe \(select_unit warp\)" \
     "$A" validate $C --data "$tmp/probe.csv"
+{ grep '^#' $H; echo '# cas_first: guess (cas-append guesses its first value; a probe)'
+  grep -v '^#' $H | head -3; } >"$tmp/probe2.csv"
+expect "validate refuses a --cas-first probe" 2 "probe2\.csv:[0-9]+: a vkbench probe \(cas_first guess\)" \
+    "$A" validate $C --data "$tmp/probe2.csv"
 expect "validate bad --tie-pct" 2 "--tie-pct '60'" "$A" validate $C --data $H --tie-pct 60
 expect "validate bad split" 2 "bad\.split:1:" "$A" validate $C --data $H --split "$tmp/bad.split" --rows test
 

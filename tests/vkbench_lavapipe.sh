@@ -96,6 +96,25 @@ check "cas-append at S = 1 counts between n and n(n+1)/2" test -n "$(grep '^cas-
     awk -F, '$14 >= 4096 && $14 <= 4096 * 4097 / 2')"
 check "cas-append at S = 0.1 counts fewer than at S = 1" test -n "$(awk -F, '/^cas-append,4096,256,0.1,/ { a = $14 }
     /^cas-append,4096,256,1,/ { b = $14 } END { if (a > 0 && a < b) print "ok" }' "$tmp/app.csv")"
+# --win-order: one line per winner, each selected thread once, in slot
+# order, whose counts add up to the row's cas_attempts; the first read of
+# a thread can only have seen fewer winners than its own slot
+for first in atomic guess; do
+    rc=0
+    vkbench --pattern cas-append --n 2^11 --wg 64,256 --selectivity 0.2,1 --reps 1 --warmup 0 \
+        --count-cas --cas-first $first --win-order "$tmp/wins.csv" >"$tmp/wo.csv" 2>/dev/null || rc=$?
+    check "--win-order --cas-first $first exits 0 with 4 ok rows" test "$rc" -eq 0 -a "$(grep -c ',ok,' "$tmp/wo.csv")" -eq 4
+    check "--win-order --cas-first $first: winners match the counts" test -n "$(awk -F, '
+        FNR == 1 { next }
+        FILENAME == ARGV[1] { if ($1 == "cas-append") want[$2 "," $3 "," $4] = $14; next }
+        { k = $1 "," $2 "," $3
+          if ($4 != seen[k]++ || dup[k "," $5]++ || $7 > $4) bad = 1
+          sum[k] += $6 }
+        END { for (k in want) if (sum[k] != want[k] || seen[k] < 1) bad = 1
+              if (!bad && length(want) == 4) print "ok" }' "$tmp/wo.csv" "$tmp/wins.csv")"
+done
+check "--cas-first guess recorded in provenance" grep -q "^# cas_first: guess " "$tmp/wo.csv"
+check "every selected thread won once (S = 1: 2048 lines a row)" test "$(grep -c '^2048,256,1,' "$tmp/wins.csv")" -eq 2048
 
 # --- --select-unit: one draw per warp, workgroup or lane 0; the harness's
 # own reference follows the unit, so every row must still check (a shader
@@ -143,6 +162,11 @@ expect "bad --clock-guard -> 2" 2 "--clock-guard" vkbench --pattern counter --cl
 expect "bad --select-unit -> 2" 2 "--select-unit: 'lane1'" vkbench --pattern counter --select-unit lane1
 expect "bad --spin -> 2" 2 "--spin: 'x'" vkbench --pattern counter --spin x
 expect "bad --tail -> 2" 2 "--tail: 'wait'" vkbench --pattern counter --tail wait
+expect "bad --cas-first -> 2" 2 "--cas-first: 'load'" vkbench --pattern cas-append --cas-first load
+expect "--win-order without --count-cas -> 2" 2 "--win-order needs --count-cas" \
+    vkbench --pattern cas-append --win-order "$tmp/w.csv"
+expect "unwritable --win-order -> 1" 1 "--win-order: cannot write" \
+    vkbench --pattern cas-append --n 256 --count-cas --win-order "$tmp/no/such/dir/w.csv"
 expect "unknown flag -> 2" 2 "--frobnicate" vkbench --pattern counter --frobnicate 1
 expect "unreadable plan -> 2" 2 "$tmp/missing.plan" vkbench --plan "$tmp/missing.plan"
 printf -- '--pattern counter\n\n--pattern counter --wg 0\n' >"$tmp/bad.plan"
