@@ -23,7 +23,9 @@ VKB_OBJ     := $(patsubst validate/vkbench/%.c,$(VKB_B)/vkbench.obj/%.o,$(VKB_SR
 VKB_PATTERNS := store counter counter_aggregated compaction histogram \
                histogram_shared histogram_u8_cas histogram_u16_cas \
                cas_append bitmask reduce distinct_lines
-VKB_MODULES := $(VKB_PATTERNS) clock
+# vkbench --trace swaps these patterns for a module compiled with -DTRACE
+VKB_TRACED  := cas_append bitmask
+VKB_MODULES := $(VKB_PATTERNS) clock $(VKB_TRACED:%=trace_%)
 VKB_SPV     := $(VKB_MODULES:%=$(VKB_B)/gen/spv/%.spv)
 VKB_SHADER  := validate/shaders/patterns.comp
 
@@ -47,6 +49,11 @@ $(VKB_B)/gen/vkb_commit.stamp: FORCE | $(VKB_B)/gen/spv
 
 $(VKB_B)/gen/spv/%.spv: $(VKB_SHADER) | $(VKB_B)/gen/spv
 	$(VKB_GLSLC) --target-env=vulkan1.1 -O \
+	    -DPAT_$(shell echo $* | tr a-z A-Z) -o $@ $<
+
+# The --trace modules (the shorter stem wins over the rule above).
+$(VKB_B)/gen/spv/trace_%.spv: $(VKB_SHADER) | $(VKB_B)/gen/spv
+	$(VKB_GLSLC) --target-env=vulkan1.1 -O -DTRACE \
 	    -DPAT_$(shell echo $* | tr a-z A-Z) -o $@ $<
 
 # The clock guard's probe and heater has a source of its own.

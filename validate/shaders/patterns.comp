@@ -6,6 +6,15 @@
 #if defined(PAT_COUNTER_AGGREGATED)
 #extension GL_KHR_shader_subgroup_ballot : require
 #endif
+#if defined(TRACE)
+// vkbench --trace: a second module of cas-append and bitmask that also
+// records where and when each unit ran (NVIDIA's SM builtins, the device's
+// real-time clock and the SM's own cycle counter).
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_NV_shader_sm_builtins : require
+#extension GL_EXT_shader_realtime_clock : require
+#extension GL_ARB_shader_clock : require
+#endif
 
 // Workgroup size and shared-array length are specialization constants so a
 // sweep over --wg and --smem-per-wg needs no recompilation.
@@ -19,7 +28,7 @@ layout(push_constant) uniform Params {
     uint hot_thr;    // round(F * 1e6): histogram's hot-bin rule
     uint addresses;  // P for distinct-lines
     uint touch;      // always 0 at run time; the compiler cannot know that
-    uint count_cas;  // 1: each CAS-loop thread stores its CAS count: o[i] (sub-word histograms), o[n + i] (cas-append); 2: cas-append also its first read, o[2n + i]
+    uint count_cas;  // 1: each CAS-loop thread stores its CAS count: o[i] (sub-word histograms), o[n + i] (cas-append); bit 2: cas-append also its first read, o[2n + i]
     uint sel_unit;   // 0 thread (the contract), 1 warp, 2 workgroup, 3 lane 0 of a warp
     uint tail;       // 0 none (the contract), 1 a workgroup barrier before exit, 2 a buffer fence after a write
     uint spin;       // 0 (the contract); else bitmask's and store's silent threads spin this long before exit
@@ -83,6 +92,23 @@ void spin_silent(uint i)
         o[0] = acc;
 }
 
+#if defined(TRACE)
+// Unit u's record, behind cas-append's keys, counts and first reads:
+// o[3n + 7u ..] = SM, warp slot on it, start and end on the device clock
+// (ns) and on the SM's (cycles), low 32 bits each, and cas-append's slot.
+void trace_rec(uint u, uvec2 start, uint slot)
+{
+    uint b = 3u * pc.n + 7u * u;
+    o[b] = gl_SMIDNV;
+    o[b + 1u] = gl_WarpIDNV;
+    o[b + 2u] = start.x;
+    o[b + 3u] = clockRealtime2x32EXT().x;
+    o[b + 4u] = start.y;
+    o[b + 5u] = clock2x32ARB().x;
+    o[b + 6u] = slot;
+}
+#endif
+
 #if defined(PAT_HISTOGRAM_U8_CAS) || defined(PAT_HISTOGRAM_U16_CAS)
 // Sub-word bin increment emulated with a 32-bit compare-and-swap loop; the
 // first read is an atomic so it sees the value in L2, as the contract says.
@@ -121,6 +147,9 @@ void main()
     bool live = i < pc.n;
     uint key = lowbias32(i);
     touch_smem(i);
+#if defined(TRACE)
+    uvec2 t_start = uvec2(clockRealtime2x32EXT().x, clock2x32ARB().x);
+#endif
 
 #if defined(PAT_STORE)
     if (live && selected_at(i)) {
@@ -194,6 +223,9 @@ void main()
             tries++;
             if (r == old) {
                 o[old] = key;
+#if defined(TRACE)
+                trace_rec(i, t_start, old);
+#endif
                 break;
             }
             old = r;
@@ -201,7 +233,7 @@ void main()
         // vkbench --count-cas: behind the keys, off the contended word
         if (pc.count_cas != 0u)
             o[pc.n + i] = tries;
-        if (pc.count_cas == 2u)
+        if ((pc.count_cas & 2u) != 0u)
             o[2u * pc.n + i] = first_read;
     }
 
@@ -210,6 +242,12 @@ void main()
         atomicOr(t[i >> 5], 1u << (i & 31u));
         if (pc.tail == 2u)
             memoryBarrierBuffer();
+#if defined(TRACE)
+        // one record a sending warp, by one of its sending lanes; silent
+        // warps write nothing, as in the contract's kernel
+        if (subgroupElect())
+            trace_rec(i >> 5, t_start, 0u);
+#endif
     } else
         spin_silent(i);
 

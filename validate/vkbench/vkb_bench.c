@@ -1,6 +1,7 @@
 /* The measurement loop of vkb_bench.h and the Vulkan objects it needs. */
 #include "vkb_bench.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,15 +37,29 @@ struct vkb_bench {
     int count_cas;    /* vkb_bench_count_cas */
     FILE *win_order;  /* vkb_bench_win_order; NULL: off */
     int cas_first;    /* vkb_bench_cas_first */
+    FILE *trace;      /* vkb_bench_trace; NULL: off */
 };
 
 /* Nonzero when this configuration's threads store their CAS counts in o[]:
- * 2 when cas-append's threads also store their first reads. */
+ * VKB_OUT_COUNTS, with VKB_OUT_READS when cas-append's threads also store
+ * their first reads. */
 static int counting(const vkb_bench *b, const vkb_cfg *c)
 {
     if (!b->count_cas || !vkb_pattern_counts_cas(c->pattern))
         return 0;
-    return b->win_order ? 2 : 1;
+    return VKB_OUT_COUNTS | (b->win_order ? VKB_OUT_READS : 0);
+}
+
+/* 1 when this configuration runs its --trace module. */
+static int tracing(const vkb_bench *b, const vkb_cfg *c)
+{
+    return b->trace && vkb_pattern_traced(c->pattern);
+}
+
+/* What the output buffer holds besides keys (vkb_pattern_out_words). */
+static int out_mode(const vkb_bench *b, const vkb_cfg *c)
+{
+    return counting(b, c) | (tracing(b, c) ? VKB_OUT_TRACE : 0);
 }
 
 #define VKCHECK(call)                                                        \
@@ -191,7 +206,8 @@ static int get_pipeline(vkb_bench *b, const vkb_cfg *c, char *err)
     if (!b->mods[c->pattern]) {
         const uint32_t *code;
         size_t bytes;
-        if (vkb_spirv_get(c->pattern, &code, &bytes))
+        if ((tracing(b, c) ? vkb_spirv_get_trace : vkb_spirv_get)(
+                c->pattern, &code, &bytes))
             return vkb_errf(err, VKB_EFAIL, "no SPIR-V for pattern %s",
                             vkb_pattern_get(c->pattern)->name);
         VkShaderModuleCreateInfo smci = {
@@ -324,7 +340,7 @@ static int record_timed(vkb_bench *b, const vkb_cfg *c, VkDeviceSize tbytes,
             VK_ACCESS_TRANSFER_READ_BIT);
     VkBufferCopy tc = {0, 0, tbytes}, oc = {0, 0, obytes};
     vkCmdCopyBuffer(cb, b->target.buf, b->rb_target.buf, 1, &tc);
-    if (vkb_pattern_get(c->pattern)->has_out || counting(b, c))
+    if (vkb_pattern_get(c->pattern)->has_out || out_mode(b, c))
         vkCmdCopyBuffer(cb, b->out.buf, b->rb_out.buf, 1, &oc);
     barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
             VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
@@ -358,7 +374,7 @@ static int prepare(vkb_bench *b, const vkb_cfg *c, char *err)
     VkDeviceSize tbytes = 4 * vkb_pattern_target_words(c->pattern, c->n,
                                                        c->bins, c->addresses);
     VkDeviceSize obytes = 4 * vkb_pattern_out_words(c->pattern, c->n,
-                                                    counting(b, c));
+                                                    out_mode(b, c));
     int rc;
 
     if ((rc = vkb_buf_ensure(b->g, &b->target, tbytes, err)) ||
@@ -441,6 +457,14 @@ void vkb_bench_win_order(vkb_bench *b, FILE *f)
         fprintf(f, "n,wg,selectivity,slot,thread,tries,first_read\n");
 }
 
+void vkb_bench_trace(vkb_bench *b, FILE *f)
+{
+    b->trace = f;
+    if (f)
+        fprintf(f, "pattern,n,wg,selectivity,unit,workgroup,sm,warp_slot,"
+                "start_ns,end_ns,start_clk,end_clk,slot\n");
+}
+
 void vkb_bench_cas_first(vkb_bench *b, int guess)
 {
     b->cas_first = guess;
@@ -458,6 +482,42 @@ static void write_win_order(const vkb_bench *b, const vkb_cfg *c)
         uint32_t i = vkb_lowbias32_inv(o[s]);
         fprintf(b->win_order, "%u,%u,%g,%u,%u,%u,%u\n", c->n, c->wg,
                 c->selectivity, s, i, o[c->n + i], o[2 * (size_t)c->n + i]);
+    }
+}
+
+/* --trace: the last repetition's records (patterns.comp, trace_rec), one
+ * line a recorded unit: a cas-append thread that won, or a bitmask warp
+ * that sent. Device-clock times are made relative to the earliest start;
+ * SM cycle counts stay raw (low 32 bits), comparable within one SM only. */
+static void write_trace(const vkb_bench *b, const vkb_cfg *c)
+{
+    const uint32_t *o = (const uint32_t *)b->rb_out.map + 3 * (size_t)c->n;
+    int append = c->pattern == VKB_CAS_APPEND;
+    uint32_t units = append ? c->n : (c->n + 31) / 32;
+    uint32_t fill = vkb_ref_fill(), ref = 0;
+    int64_t t0 = INT64_MAX;
+    int have = 0;
+
+    for (uint32_t u = 0; u < units; u++) {
+        const uint32_t *r = o + 7 * (size_t)u;
+        if (r[0] == fill)
+            continue;
+        if (!have)
+            ref = r[2], have = 1;
+        int64_t d = (int32_t)(r[2] - ref);
+        if (d < t0)
+            t0 = d;
+    }
+    for (uint32_t u = 0; u < units; u++) {
+        const uint32_t *r = o + 7 * (size_t)u;
+        if (r[0] == fill)
+            continue;
+        uint64_t first = append ? u : 32 * (uint64_t)u;
+        fprintf(b->trace, "%s,%u,%u,%g,%u,%" PRIu64 ",%u,%u,%" PRId64
+                ",%" PRId64 ",%u,%u,%u\n", vkb_pattern_get(c->pattern)->name,
+                c->n, c->wg, c->selectivity, u, first / c->wg, r[0], r[1],
+                (int32_t)(r[2] - ref) - t0, (int32_t)(r[3] - ref) - t0, r[4],
+                r[5], append ? r[6] : 0);
     }
 }
 
@@ -500,6 +560,8 @@ int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
     if (rc == VKB_OK) {
         if (b->win_order && counting(b, c) && c->pattern == VKB_CAS_APPEND)
             write_win_order(b, c); /* the check passed: every slot is a key */
+        if (tracing(b, c))
+            write_trace(b, c);
         summarize(t, res->reps, res);
         res->cas_attempts = median_of(tr, res->reps); /* -1 when not counted */
     }

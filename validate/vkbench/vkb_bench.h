@@ -46,6 +46,14 @@ void vkb_bench_count_cas(vkb_bench *b, int on);
  * dynamics). NULL turns it off. */
 void vkb_bench_win_order(vkb_bench *b, FILE *f);
 
+/* Runs cas-append and bitmask with their --trace modules and writes a CSV
+ * header to f and then, for each such configuration, the last repetition's
+ * records: pattern,n,wg,selectivity,unit,workgroup,sm,warp_slot,start_ns,
+ * end_ns,start_clk,end_clk,slot. A unit is a cas-append thread (end: when
+ * it won slot) or a bitmask warp that sent (end: after its atomic was
+ * issued). The device must have been opened with trace on. NULL: off. */
+void vkb_bench_trace(vkb_bench *b, FILE *f);
+
 /* guess = 1: cas-append's threads skip the contract's atomic first read and
  * send their first compare-and-swap expecting 0 (vkbench --cas-first guess,
  * a probe). */

@@ -238,7 +238,60 @@ static int choose(VkPhysicalDevice *pds, uint32_t count, const char *select,
                     "(see --list-devices)", select);
 }
 
-int vkb_gpu_open(const char *select, vkb_gpu **out, char *err)
+static int has_extension(VkPhysicalDevice pd, const char *name)
+{
+    VkExtensionProperties ext[512];
+    uint32_t count = 512;
+    VkResult r = vkEnumerateDeviceExtensionProperties(pd, NULL, &count, ext);
+    if (r != VK_SUCCESS && r != VK_INCOMPLETE)
+        return 0;
+    for (uint32_t k = 0; k < count; k++)
+        if (strcmp(ext[k].extensionName, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* vkbench --trace: the two extensions and their features, chained onto
+ * dci; VKB_EFAIL naming the first one missing. */
+static const char *const trace_exts[] = {"VK_KHR_shader_clock",
+                                         "VK_NV_shader_sm_builtins"};
+
+typedef struct trace_features {
+    VkPhysicalDeviceShaderClockFeaturesKHR clk;
+    VkPhysicalDeviceShaderSMBuiltinsFeaturesNV sm;
+} trace_features;
+
+static int want_trace(vkb_gpu *g, trace_features *tf, VkDeviceCreateInfo *dci,
+                      char *err)
+{
+    for (size_t k = 0; k < 2; k++)
+        if (!has_extension(g->pd, trace_exts[k]))
+            return vkb_errf(err, VKB_EFAIL, "%s lacks %s, which --trace "
+                            "needs", g->info.name, trace_exts[k]);
+    tf->clk = (VkPhysicalDeviceShaderClockFeaturesKHR){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR,
+    };
+    tf->sm = (VkPhysicalDeviceShaderSMBuiltinsFeaturesNV){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_FEATURES_NV,
+        .pNext = &tf->clk,
+    };
+    VkPhysicalDeviceFeatures2 f2 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+        .pNext = &tf->sm,
+    };
+    vkGetPhysicalDeviceFeatures2(g->pd, &f2);
+    if (!tf->clk.shaderDeviceClock || !tf->clk.shaderSubgroupClock ||
+        !tf->sm.shaderSMBuiltins)
+        return vkb_errf(err, VKB_EFAIL, "%s has no device clock, SM clock or "
+                        "SM builtins in shaders, which --trace needs",
+                        g->info.name);
+    dci->pNext = &tf->sm;
+    dci->enabledExtensionCount = 2;
+    dci->ppEnabledExtensionNames = trace_exts;
+    return VKB_OK;
+}
+
+int vkb_gpu_open(const char *select, int trace, vkb_gpu **out, char *err)
 {
     VkPhysicalDevice pds[MAX_DEVICES];
     uint32_t count = 0, which = 0;
@@ -283,6 +336,11 @@ int vkb_gpu_open(const char *select, vkb_gpu **out, char *err)
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &qci,
     };
+    trace_features tf;
+    if (trace && (rc = want_trace(g, &tf, &dci, err))) {
+        vkb_gpu_close(g);
+        return rc;
+    }
     VkResult r = vkCreateDevice(g->pd, &dci, NULL, &g->dev);
     if (r != VK_SUCCESS) {
         vkb_gpu_close(g);

@@ -39,9 +39,12 @@ typedef struct vkb_gpu {
 } vkb_gpu;
 
 /* select: NULL for the first discrete GPU (else device 0), a decimal index,
- * or a case-insensitive part of the device name. VKB_EFAIL when there is no
- * usable driver or device; VKB_EUSAGE when select matches none. */
-int vkb_gpu_open(const char *select, vkb_gpu **out, char *err);
+ * or a case-insensitive part of the device name. trace = 1 also enables
+ * what vkbench --trace's shaders need (VK_KHR_shader_clock with the device
+ * clock, VK_NV_shader_sm_builtins). VKB_EFAIL when there is no usable
+ * driver or device, or the device lacks what trace asks for; VKB_EUSAGE
+ * when select matches none. */
+int vkb_gpu_open(const char *select, int trace, vkb_gpu **out, char *err);
 void vkb_gpu_close(vkb_gpu *g);
 
 /* Writes each device's identity and compute limits, vulkaninfo-like. */

@@ -3,14 +3,14 @@
 
 #include "vkb_common.h"
 
-int vkb_limits_admit(const vkb_gpu_info *in, const vkb_cfg *c, int count_cas,
+int vkb_limits_admit(const vkb_gpu_info *in, const vkb_cfg *c, int out_mode,
                      char *err)
 {
     const char *name = vkb_pattern_get(c->pattern)->name;
     uint64_t groups = ((uint64_t)c->n + c->wg - 1) / c->wg;
     uint64_t tbytes = 4 * vkb_pattern_target_words(c->pattern, c->n, c->bins,
                                                     c->addresses);
-    uint64_t obytes = 4 * vkb_pattern_out_words(c->pattern, c->n, count_cas);
+    uint64_t obytes = 4 * vkb_pattern_out_words(c->pattern, c->n, out_mode);
     uint32_t need = vkb_pattern_smem_need(c->pattern, c->bins);
 
     if (c->wg > in->max_invocations || c->wg > in->max_wg_size_x)

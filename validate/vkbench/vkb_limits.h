@@ -7,9 +7,9 @@
 #include "vkb_cfg.h"
 #include "vkb_gpu.h"
 
-/* c must be normalized; count_cas as for vkb_pattern_out_words. VKB_OK, or
+/* c must be normalized; out_mode as for vkb_pattern_out_words. VKB_OK, or
  * VKB_EREFUSED with the reason. */
-int vkb_limits_admit(const vkb_gpu_info *in, const vkb_cfg *c, int count_cas,
+int vkb_limits_admit(const vkb_gpu_info *in, const vkb_cfg *c, int out_mode,
                      char *err);
 
 #endif

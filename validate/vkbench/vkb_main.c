@@ -33,6 +33,7 @@ static double now_s(void)
 typedef struct main_opts {
     const char *plan, *device;
     const char *win_order; /* --win-order FILE, or NULL */
+    const char *trace;     /* --trace FILE, or NULL */
     double max_ms;
     double clock_tol; /* percent; < 0: on for GPUs, off for CPU devices */
     int list, dry_run, help, count_cas;
@@ -44,7 +45,7 @@ typedef struct main_opts {
 
 static const vkb_flag main_flags[] = {
     {"plan", 1}, {"device", 1}, {"max-dispatch-ms", 1}, {"clock-guard", 1},
-    {"select-unit", 1}, {"tail", 1}, {"spin", 1}, {"win-order", 1}, {"cas-first", 1}, {"list-devices", 0}, {"dry-run", 0},
+    {"select-unit", 1}, {"tail", 1}, {"spin", 1}, {"win-order", 1}, {"cas-first", 1}, {"trace", 1}, {"list-devices", 0}, {"dry-run", 0},
     {"count-cas", 0}, {"help", 0},
     {NULL, 0},
 };
@@ -105,6 +106,8 @@ static int main_flag(void *ctx, const char *name, const char *value,
         if ((mo->cas_first = pick(value, cas_firsts)) < 0)
             return vkb_errf(err, VKB_EUSAGE, "--cas-first: '%s' is not "
                             "atomic or guess", value);
+    } else if (strcmp(name, "trace") == 0) {
+        mo->trace = value;
     } else if (strcmp(name, "win-order") == 0) {
         mo->win_order = value;
     } else if (strcmp(name, "list-devices") == 0) {
@@ -167,6 +170,10 @@ static void usage(FILE *f)
         "cas-append's first\n"
         "                     compare-and-swap expects 0 instead of an "
         "atomic read (a probe)\n"
+        "  --trace FILE       cas-append and bitmask record each winner's or "
+        "sending warp's\n"
+        "                     SM and start/end times to FILE (a probe; "
+        "NVIDIA only)\n"
         "  --list-devices     describe the Vulkan devices and exit\n"
         "  --dry-run          print the configurations without running "
         "them\n");
@@ -228,6 +235,24 @@ static int needs_ballot(const vkb_cfg_list *l)
     return 0;
 }
 
+/* What the output buffers hold besides keys (vkb_pattern_out_words). */
+static int out_mode(const main_opts *mo)
+{
+    int m = 0;
+    if (mo->count_cas)
+        m |= VKB_OUT_COUNTS | (mo->win_order ? VKB_OUT_READS : 0);
+    return m | (mo->trace ? VKB_OUT_TRACE : 0);
+}
+
+/* Opens path for writing, or says which flag could not. */
+static FILE *open_out(const char *flag, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fprintf(stderr, "vkbench: %s: cannot write '%s'\n", flag, path);
+    return f;
+}
+
 /* Runs the admitted configurations; returns the exit status. */
 static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
 {
@@ -236,9 +261,7 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
     vkb_bench *b;
 
     for (size_t k = 0; k < l->len; k++)
-        if (vkb_limits_admit(&g->info, &l->v[k],
-                             mo->count_cas && mo->win_order ? 2 : mo->count_cas,
-                             err)) {
+        if (vkb_limits_admit(&g->info, &l->v[k], out_mode(mo), err)) {
             fprintf(stderr, "vkbench: %srefused: %s\n",
                     where(mo, &l->v[k], loc, sizeof loc), err);
             l->v[k].reps = 0;
@@ -252,16 +275,16 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
         return 1;
     }
     vkb_bench_count_cas(b, mo->count_cas);
-    FILE *order = NULL;
-    if (mo->win_order) {
-        if (!(order = fopen(mo->win_order, "w"))) {
-            fprintf(stderr, "vkbench: --win-order: cannot write '%s'\n",
-                    mo->win_order);
-            vkb_bench_close(b);
-            return 1;
-        }
-        vkb_bench_win_order(b, order);
+    FILE *order = NULL, *trace = NULL;
+    if ((mo->win_order && !(order = open_out("--win-order", mo->win_order))) ||
+        (mo->trace && !(trace = open_out("--trace", mo->trace)))) {
+        if (order)
+            fclose(order);
+        vkb_bench_close(b);
+        return 1;
     }
+    vkb_bench_win_order(b, order);
+    vkb_bench_trace(b, trace);
     vkb_bench_cas_first(b, mo->cas_first);
     vkb_csv_provenance(stdout, &g->info);
     vkb_clock_stats cs;
@@ -280,6 +303,10 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
     if (mo->tail != VKB_TAIL_NONE)
         printf("# tail: %s (before a warp exits; a probe, not the "
                "contract's kernel)\n", tails[mo->tail]);
+    if (mo->trace)
+        printf("# trace: on (cas-append's winners and bitmask's sending warps "
+               "also store their SM and clocks; a probe, not the contract's "
+               "kernel)\n");
     if (mo->cas_first)
         printf("# cas_first: %s (cas-append's first compare-and-swap "
                "expects 0, no atomic read; a probe, not the contract's "
@@ -327,6 +354,10 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
     if (order && fclose(order) != 0) {
         fprintf(stderr, "vkbench: --win-order: error writing '%s'\n",
                 mo->win_order);
+        status = 1;
+    }
+    if (trace && fclose(trace) != 0) {
+        fprintf(stderr, "vkbench: --trace: error writing '%s'\n", mo->trace);
         status = 1;
     }
     return status;
@@ -383,7 +414,7 @@ int main(int argc, char **argv)
         vkb_cfg_list_free(&list);
         return 0;
     }
-    rc = vkb_gpu_open(mo.device, &g, err);
+    rc = vkb_gpu_open(mo.device, mo.trace != NULL, &g, err);
     if (rc) {
         fprintf(stderr, "vkbench: %s\n", err);
         vkb_cfg_list_free(&list);

@@ -76,11 +76,18 @@ int vkb_pattern_counts_cas(int id)
            id == VKB_CAS_APPEND;
 }
 
-uint64_t vkb_pattern_out_words(int id, uint32_t n, int count_cas)
+int vkb_pattern_traced(int id)
 {
-    int counts = count_cas && vkb_pattern_counts_cas(id);
+    return id == VKB_CAS_APPEND || id == VKB_BITMASK;
+}
+
+uint64_t vkb_pattern_out_words(int id, uint32_t n, int out_mode)
+{
+    if ((out_mode & VKB_OUT_TRACE) && vkb_pattern_traced(id))
+        return 10 * (uint64_t)n; /* 3n as below at most, then 7 a unit */
+    int counts = (out_mode & VKB_OUT_COUNTS) && vkb_pattern_counts_cas(id);
     if (patterns[id].has_out && counts) /* cas-append: keys, counts, reads */
-        return (count_cas == 2 ? 3 : 2) * (uint64_t)n;
+        return (out_mode & VKB_OUT_READS ? 3 : 2) * (uint64_t)n;
     return patterns[id].has_out || counts ? n : 1;
 }
 

@@ -48,10 +48,16 @@ uint32_t vkb_pattern_smem_need(int id, uint32_t bins);
 /* 32-bit words of the atomic target and of the output buffer. */
 uint64_t vkb_pattern_target_words(int id, uint32_t n, uint32_t bins,
                                   uint32_t addresses);
-/* count_cas (vkbench --count-cas): the patterns that count their
- * compare-and-swaps store one count a thread in the output buffer; 2
- * (--win-order) adds cas-append's first reads, o[2n + i]. */
-uint64_t vkb_pattern_out_words(int id, uint32_t n, int count_cas);
+/* What besides keys a run stores in the output buffer (bits of out_mode):
+ * VKB_OUT_COUNTS (vkbench --count-cas): the patterns that count their
+ * compare-and-swaps, one count a thread; VKB_OUT_READS (--win-order):
+ * cas-append's first reads too, o[2n + i]; VKB_OUT_TRACE (--trace):
+ * cas-append's and bitmask's trace records, 7 words a unit from o[3n]. */
+enum { VKB_OUT_COUNTS = 1, VKB_OUT_READS = 2, VKB_OUT_TRACE = 4 };
+uint64_t vkb_pattern_out_words(int id, uint32_t n, int out_mode);
+
+/* 1 for the patterns with a --trace module (cas-append, bitmask). */
+int vkb_pattern_traced(int id);
 
 /* 1 for the patterns whose threads can count their compare-and-swaps. */
 int vkb_pattern_counts_cas(int id);

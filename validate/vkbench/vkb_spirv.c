@@ -34,6 +34,20 @@ int vkb_spirv_get(int pattern, const uint32_t **code, size_t *bytes)
     return VKB_OK;
 }
 
+int vkb_spirv_get_trace(int pattern, const uint32_t **code, size_t *bytes)
+{
+    if (pattern == VKB_CAS_APPEND) {
+        *code = vkb_spv_trace_cas_append;
+        *bytes = sizeof vkb_spv_trace_cas_append;
+    } else if (pattern == VKB_BITMASK) {
+        *code = vkb_spv_trace_bitmask;
+        *bytes = sizeof vkb_spv_trace_bitmask;
+    } else {
+        return VKB_EFAIL;
+    }
+    return VKB_OK;
+}
+
 int vkb_spirv_clock(const uint32_t **code, size_t *bytes)
 {
     *code = vkb_spv_clock;

@@ -9,6 +9,10 @@
 /* Code and size in bytes of a pattern's module; 0 if it has none. */
 int vkb_spirv_get(int pattern, const uint32_t **code, size_t *bytes);
 
+/* The --trace module of cas-append or bitmask (compiled with -DTRACE); 0
+ * if the pattern has none. */
+int vkb_spirv_get_trace(int pattern, const uint32_t **code, size_t *bytes);
+
 /* The clock guard's probe and heater (validate/shaders/clock.comp). */
 int vkb_spirv_clock(const uint32_t **code, size_t *bytes);
 
