@@ -24,6 +24,13 @@ the slice takes waiting requests is the question:
              served last while that SM has a request waiting, else takes
              the oldest head (vkbench --win-order shows one SM winning
              the word for all its lanes while others wait to enter)
+  gpc-sticky the same with one queue per cluster of SMs (--gpcs of them,
+             --gpc-map rr: SM s in cluster s mod gpcs; block: contiguous)
+  gpc-newest one queue per cluster; the cluster that sent last goes first
+  class      strict priority: each SM has a fixed class (--classes of
+             them, drawn once from the seed); the oldest request of the
+             best class waiting goes first (the engine's
+             l2.cas_service = class)
 
 --spread gives each SM a round trip of rtt * (1 + spread * (u - 0.5)),
 u uniform, fixed per SM (L2 hit latency differs by SM on NVIDIA parts).
@@ -45,7 +52,7 @@ import sys
 
 
 def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32, bs=None,
-         gpcs=8, gpc_map="rr"):
+         gpcs=8, gpc_map="rr", classes=3):
     """Total lane attempts for sms * warps * lanes lanes on one word."""
     bs = b if bs is None else bs
     rng = random.Random(seed)
@@ -60,6 +67,8 @@ def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32, bs=None,
     busy = False
     turn = 0                      # sm-rr: the SM whose head goes next
     last_sm = [None]              # sm-sticky: the SM (GPC) served last
+    crng = random.Random(seed * 7919 + 1)
+    sm_class = [crng.randrange(classes) for _ in range(sms)]
 
     def gpc_of(sm):
         return sm % gpcs if gpc_map == "rr" else sm * gpcs // max(sms, 1)
@@ -86,6 +95,10 @@ def race(sms, warps, order, rtt, spread, seed, a=1.0, b=0.5, lanes=32, bs=None,
         heads = {}                # SM -> index of its oldest waiting request
         for i, (_, w) in enumerate(waiting):
             heads.setdefault(w // warps, i)
+        if order == "class":        # strict priority by the SM's class
+            best = min(range(len(waiting)),
+                       key=lambda i: (sm_class[waiting[i][1] // warps], i))
+            return best
         if order == "gpc-newest":   # the GPC that sent most recently
             heads, newest = {}, {}
             for i, (t, w) in enumerate(waiting):
@@ -144,7 +157,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--order", default="random",
                     choices=["fifo", "random", "sm-rr", "sm-random", "sm-newest",
-                             "sm-sticky", "gpc-sticky", "gpc-newest"])
+                             "sm-sticky", "gpc-sticky", "gpc-newest", "class"])
+    ap.add_argument("--classes", type=int, default=3)
     ap.add_argument("--gpcs", type=int, default=8)
     ap.add_argument("--gpc-map", default="rr", choices=["rr", "block"])
     ap.add_argument("--spread", type=float, default=1.0)
@@ -173,7 +187,7 @@ def main():
         first_come = n * (n + 1) / 2
         model = race(sms, warps, args.order, args.rtt, args.spread, args.seed,
                      bs=args.slice_lane_cycles, gpcs=args.gpcs,
-                     gpc_map=args.gpc_map)
+                     gpc_map=args.gpc_map, classes=args.classes)
         print(f"{n:6d} {wg:5d} {sms:4d}  {float(r['cas_attempts']) / first_come:5.2f} "
               f"{model / first_come:5.2f}")
 

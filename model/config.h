@@ -20,7 +20,7 @@ enum cfg_merge_rule { CFG_MERGE_NONE = 0, CFG_MERGE_UNIFORM = 1, CFG_MERGE_PER_A
 /* Which requests a full slice queue holds in their SM's memory port. */
 enum cfg_queue_hold { CFG_HOLD_ALL = 0, CFG_HOLD_RETURNING = 1 };
 /* Which waiting compare-and-swap request a slice serves next. */
-enum cfg_cas_service { CFG_CAS_ARRIVAL = 0, CFG_CAS_RANDOM = 1 };
+enum cfg_cas_service { CFG_CAS_ARRIVAL = 0, CFG_CAS_RANDOM = 1, CFG_CAS_CLASS = 2 };
 
 typedef struct cfg_gpu {
     char name[CFG_NAME_MAX];
@@ -87,6 +87,7 @@ typedef struct cfg_l2 {
     int full_queue_holds;             /* enum cfg_queue_hold */
     int cas_service;                  /* enum cfg_cas_service */
     int cas_sources;                  /* input queues per slice for deferred CAS (groups of SMs) */
+    int cas_classes;                  /* cas_service = class: priority classes of the queues */
     int hol_blocking;                 /* 1: an op waiting on its address blocks the slice behind it */
     double size_bytes;
     int warm_start;                   /* 1: buffers start resident, as cleared just before the kernel */

@@ -10,7 +10,7 @@
 static const char *const hash_names[] = { "mod", "xor", NULL };
 static const char *const merge_names[] = { "none", "uniform", "per_address", NULL };
 static const char *const hold_names[] = { "all", "returning", NULL };
-static const char *const cas_service_names[] = { "arrival", "random", NULL };
+static const char *const cas_service_names[] = { "arrival", "random", "class", NULL };
 
 /* Defaults describe a generic Hopper-class GPU; configs/ override them. */
 static const cfg_option options[] = {
@@ -67,8 +67,9 @@ static const cfg_option options[] = {
     { "l2", "store_issue_cycles", CFG_DOUBLE, OFF(l2.store_issue_cycles), 0, 1e4, "1", "cycles", 1, NULL, "slice cycles per line store" },
     { "l2", "queue_depth_requests", CFG_INT, OFF(l2.queue_depth_requests), 1, 1 << 20, "64", "requests", 1, NULL, "requests a slice queues before it stalls senders" },
     { "l2", "full_queue_holds", CFG_ENUM, OFF(l2.full_queue_holds), 0, 1, "all", "", 0, hold_names, "senders a full slice queue holds in their SM's port: all, or returning (only requests whose reply the warp waits for; reductions and stores wait in buffers on the way)" },
-    { "l2", "cas_service", CFG_ENUM, OFF(l2.cas_service), 0, 1, "arrival", "", 0, cas_service_names, "order in which a slice serves the compare-and-swap requests waiting for it: arrival (first come, resolved as issued), or random (resolved when served, taking the oldest request of a random non-empty input queue, l2.cas_sources: a fresh retry from one SM can overtake stale ones from others)" },
-    { "l2", "cas_sources", CFG_INT, OFF(l2.cas_sources), 1, 1024, "1", "queues", 0, NULL, "with cas_service = random: the input queues through which the SMs (contiguous groups of them) feed a slice; each is first come, first served, and the slice serves any non-empty one (1: one queue, in arrival order)" },
+    { "l2", "cas_service", CFG_ENUM, OFF(l2.cas_service), 0, 2, "arrival", "", 0, cas_service_names, "order in which a slice serves the compare-and-swap requests waiting for it: arrival (first come, resolved as issued); random (resolved when served, taking the oldest request of a random non-empty input queue, l2.cas_sources: a fresh retry from one SM can overtake stale ones from others); or class (resolved when served: each input queue has a fixed priority class at each slice, l2.cas_classes of them, and the slice takes the oldest head of the best class waiting, so SMs of a worse class join the race only when the better ones leave the slice idle)" },
+    { "l2", "cas_classes", CFG_INT, OFF(l2.cas_classes), 1, 64, "2", "classes", 0, NULL, "with cas_service = class: priority classes of the input queues at a slice; a queue's class at each slice is a fixed hash of the two, standing in for where the SMs sit relative to the slice (vkbench --trace: SMs join a contended word in groups, in an order that holds across rows)" },
+    { "l2", "cas_sources", CFG_INT, OFF(l2.cas_sources), 1, 1024, "1", "queues", 0, NULL, "with cas_service = random or class: the input queues through which the SMs (contiguous groups of them) feed a slice; each is first come, first served, and the slice serves any non-empty one (1: one queue, in arrival order)" },
     { "l2", "hol_blocking", CFG_BOOL, OFF(l2.hol_blocking), 0, 1, "0", "", 1, NULL, "a request waiting on its addresses blocks the requests behind it" },
     { "l2", "size_bytes", CFG_DOUBLE, OFF(l2.size_bytes), 1024, 1e12, "52428800", "bytes", 0, NULL, "L2 capacity" },
     { "l2", "warm_start", CFG_BOOL, OFF(l2.warm_start), 0, 1, "0", "", 0, NULL, "the buffers start in L2 (up to its capacity), as after the clear that the harness submits just before the timed kernel; 0: every line misses on first touch" },

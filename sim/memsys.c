@@ -5,7 +5,7 @@
  * so one pass computes each request's admission (bounded queue), its service
  * start (atomic unit issue rate), each op's start (read-modify-write
  * dependency on its address) and its reply, with no per-request events.
- * The exception is l2.cas_service = random: a compare-and-swap pattern's
+ * The exception is l2.cas_service = random or class: a compare-and-swap pattern's
  * atomics wait at their slice and are resolved when served, in an order no
  * pass at issue time can know (mem_cas_send, mem_cas_serve; one engine
  * event per request served).  Everything is allocated at open; nothing
@@ -105,7 +105,7 @@ struct mem_sys {
     /* counters */
     double atomic_instructions, l2_requests, l2_ops, store_requests, misses;
     double cas_attempts, cas_failures;
-    /* deferred compare-and-swaps (l2.cas_service = random) */
+    /* deferred compare-and-swaps (l2.cas_service = random or class) */
     int cas_random;
     int req_per_warp;     /* request records per warp: its most lines in one instruction */
     cas_req *req;         /* warp w's requests are req[w * req_per_warp ...] */
@@ -114,6 +114,7 @@ struct mem_sys {
     int *cas_left;        /* per warp: requests not yet served */
     double *cas_reply;    /* per warp: its latest reply so far */
     int *queues;          /* the slices' input queue arrays, one block */
+    uint8_t *qclass;      /* l2.cas_service = class: queue q's class at slice s, [s * nsources + q] */
     int nsources;
     uint64_t rng;
 };
@@ -125,7 +126,7 @@ static uint32_t hash64(uint64_t x)
 }
 
 /* The waiting rooms, for nwarps resident warps: only for a pattern that
- * issues compare-and-swaps under l2.cas_service = random. */
+ * issues compare-and-swaps under l2.cas_service = random or class. */
 static int cas_open(mem_sys *m, const sim_layout *lay, int nwarps, uint64_t seed)
 {
     m->cas_random = 1;
@@ -160,6 +161,20 @@ static int cas_open(mem_sys *m, const sim_layout *lay, int nwarps, uint64_t seed
             sl->qhead[q] = sl->qtail[q] = sl->qpos[q] = -1;
     }
     m->rng = (seed + 1) * 0x9e3779b97f4a7c15ull;
+    if (ok && m->cfg->l2.cas_service == CFG_CAS_CLASS) {
+        /* where a source sits relative to a slice is fixed by the chip, not
+         * the run: a hash of the pair, independent of the seed */
+        m->qclass = malloc((size_t)m->nslices * per);
+        ok = m->qclass != NULL;
+        for (int s = 0; ok && s < m->nslices; s++)
+            for (int q = 0; q < m->nsources; q++) {
+                uint64_t x = ((uint64_t)s << 32 | (uint32_t)q) * 0x9e3779b97f4a7c15ull;
+                x ^= x >> 29;
+                x *= 0xbf58476d1ce4e5b9ull;
+                x ^= x >> 32;
+                m->qclass[(size_t)s * per + q] = (uint8_t)(x % (uint64_t)m->cfg->l2.cas_classes);
+            }
+    }
     return ok;
 }
 
@@ -246,7 +261,7 @@ int mem_open(const cfg_config *cfg, const sim_layout *lay, int nwarps, uint64_t 
         for (uint64_t l = bf->base_line; l < bf->base_line + lines; l++)
             m->tags[l % m->ntags] = l + 1;
     }
-    if (ok && lay->cas && cfg->l2.cas_service == CFG_CAS_RANDOM)
+    if (ok && lay->cas && cfg->l2.cas_service != CFG_CAS_ARRIVAL)
         ok = cas_open(m, lay, nwarps, seed);
     if (!ok) {
         mem_close(m);
@@ -270,6 +285,7 @@ void mem_close(mem_sys *m)
     free(m->cas_ret);
     free(m->cas_reply);
     free(m->queues);
+    free(m->qclass);
     free(m->slices);
     free(m->port_free);
     free(m->tags);
@@ -767,14 +783,32 @@ static uint32_t rng_below(mem_sys *m, uint32_t n)
     return (uint32_t)(((x >> 32) * (uint64_t)n) >> 32);
 }
 
+/* l2.cas_service = class: the non-empty input queue of the best class at
+ * slice sl, the oldest head among equals (its index in ready_q). A scan of
+ * the non-empty queues, at most l2.cas_sources. */
+static int best_class(const mem_sys *m, const slice *sl)
+{
+    const uint8_t *cls = m->qclass + (size_t)(sl - m->slices) * (size_t)m->nsources;
+    int best = 0;
+    for (int i = 1; i < sl->nready; i++) {
+        int a = sl->ready_q[i], b = sl->ready_q[best];
+        if (cls[a] < cls[b] ||
+            (cls[a] == cls[b] && m->req[sl->qhead[a]].arrival < m->req[sl->qhead[b]].arrival))
+            best = i;
+    }
+    return best;
+}
+
 /* Serves one waiting request of slice sl at cycle t (its unit is free).
  * Returns its warp if that was the warp's last outstanding request, else -1. */
 static int serve_one(mem_sys *m, slice *sl, double t)
 {
     if (sl->nwait > sl->depth_max)
         sl->depth_max = sl->nwait;
-    /* any input queue that holds a request, uniformly; its oldest one */
-    cas_req *q = &m->req[wait_take(m, sl, (int)rng_below(m, (uint32_t)sl->nready))];
+    /* random: any input queue that holds a request, uniformly; class: the
+     * best class's; either way that queue's oldest request */
+    int pick = m->qclass ? best_class(m, sl) : (int)rng_below(m, (uint32_t)sl->nready);
+    cas_req *q = &m->req[wait_take(m, sl, pick)];
     const sim_op *op = m->cas_op[q->warp];
     uint32_t *ret = m->cas_ret[q->warp];
     buffer *bf = &m->buf[op->buffer];

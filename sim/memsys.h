@@ -12,7 +12,7 @@
 typedef struct mem_sys mem_sys;
 
 /* nwarps: resident warps (ids 0..nwarps-1); seed drives the slices'
- * random service order (l2.cas_service = random). */
+ * another service order (l2.cas_service = random or class). */
 int mem_open(const cfg_config *cfg, const sim_layout *lay, int nwarps, uint64_t seed, mem_sys **out,
              char err[CFG_ERR_MAX]);
 void mem_close(mem_sys *m);
@@ -22,7 +22,7 @@ void mem_close(mem_sys *m);
  * the SM's memory port finished sending (back-pressure included). */
 double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret, double *sent);
 
-/* With l2.cas_service = random and a pattern that issues compare-and-swaps,
+/* With l2.cas_service = random or class and a pattern that issues compare-and-swaps,
  * its global atomics are not resolved when issued: their requests wait at
  * their slices, which serve them one per service event (mem_cas_serve).
  * Its plain atomics (the loop's first read) go the same way, since one

@@ -81,6 +81,7 @@ expect "-p bad enum" 2 "crc" run -p l2.slice_hash=crc
 expect "-p cross-field check" 2 "subgroup_size" run -p gpu.subgroup_size=48
 expect "-p cas_sources past the SMs" 2 "l2\.cas_sources 200 exceeds gpu\.sm_count" run -p l2.cas_sources=200
 expect "-p bad cas_service" 2 "fifo" run -p l2.cas_service=fifo
+expect "-p cas_classes out of range" 2 "l2\.cas_classes" run -p l2.cas_classes=0
 
 # --- pattern flags out of range ----------------------------------------------
 expect "--bins 0" 2 "--bins" run --bins 0

@@ -162,6 +162,9 @@ expect "bad --clock-guard -> 2" 2 "--clock-guard" vkbench --pattern counter --cl
 expect "bad --select-unit -> 2" 2 "--select-unit: 'lane1'" vkbench --pattern counter --select-unit lane1
 expect "bad --spin -> 2" 2 "--spin: 'x'" vkbench --pattern counter --spin x
 expect "bad --tail -> 2" 2 "--tail: 'wait'" vkbench --pattern counter --tail wait
+expect "--trace on a device without SM builtins -> 1" 1 "lacks VK_NV_shader_sm_builtins, which --trace needs" \
+    vkbench --pattern cas-append --n 256 --trace "$tmp/trace.csv"
+check "a refused --trace writes no file" test ! -e "$tmp/trace.csv"
 expect "bad --cas-first -> 2" 2 "--cas-first: 'load'" vkbench --pattern cas-append --cas-first load
 expect "--win-order without --count-cas -> 2" 2 "--win-order needs --count-cas" \
     vkbench --pattern cas-append --win-order "$tmp/w.csv"

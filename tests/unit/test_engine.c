@@ -382,6 +382,55 @@ static void cas_service_random_order(void **state)
     th_run(&c, &p);
 }
 
+/* l2.cas_service = class: each input queue has a fixed priority class at
+ * each slice and the slice takes the oldest head of the best class waiting
+ * (vkbench --win-order and --trace: on the GPU, SMs join a contended word
+ * in groups, in an order that holds across rows).  With one class that is
+ * first come across all queues; with three, the worse classes sit out
+ * while the better keep the slice busy, so the count falls, as the GPU's
+ * does across SMs; the order is fixed by the chip, so a rerun repeats it,
+ * and every CAS pattern stays functionally exact (th_run checks it). */
+static void cas_service_class_order(void **state)
+{
+    (void)state;
+    cfg_config c;
+    pat_params p;
+    th_params(&p, PAT_HISTOGRAM_U16_CAS, 8 * 256, 256);
+    p.bins = 1;
+    th_config(&c, "gpu.sm_count=8", "coalesce.merge_cas=1", "l2.merged_lane_cycles=0.5", "l2.cas_service=arrival", NULL);
+    atom_stats fifo = th_run(&c, &p);
+    th_config(&c, "gpu.sm_count=8", "coalesce.merge_cas=1", "l2.merged_lane_cycles=0.5", "l2.cas_service=class",
+              "l2.cas_sources=8", "l2.cas_classes=1", NULL);
+    atom_stats one = th_run(&c, &p);
+    assert_near(one.cas_attempts, fifo.cas_attempts, 0.05, "one class vs arrival order");
+    th_config(&c, "gpu.sm_count=8", "coalesce.merge_cas=1", "l2.merged_lane_cycles=0.5", "l2.cas_service=class",
+              "l2.cas_sources=8", "l2.cas_classes=3", NULL);
+    atom_stats cls = th_run(&c, &p);
+    if (!(cls.cas_attempts < 0.9 * fifo.cas_attempts))
+        fail_msg("8 SMs on one word: %.0f attempts with 3 classes, %.0f in arrival order", cls.cas_attempts,
+                 fifo.cas_attempts);
+    atom_stats again = th_run(&c, &p);
+    assert_true(again.cas_attempts == cls.cas_attempts && again.cycles == cls.cycles);
+
+    /* in one SM there is one queue, so one class: first come, N(N+1)/2 */
+    th_params(&p, PAT_HISTOGRAM_U16_CAS, 256, 256);
+    p.bins = 1;
+    th_config(&c, "gpu.sm_count=1", "l2.cas_service=class", "l2.cas_sources=1", "l2.cas_classes=3", NULL);
+    assert_int_equal((int)th_run(&c, &p).cas_attempts, 256 * 257 / 2);
+
+    th_config(&c, "gpu.sm_count=16", "l2.slice_count=8", "l2.cas_service=class", "l2.cas_sources=16",
+              "l2.cas_classes=4", NULL);
+    for (int id = PAT_HISTOGRAM_U8_CAS; id <= PAT_HISTOGRAM_U16_CAS; id++) {
+        th_params(&p, (enum pat_id)id, 1 << 14, 128);
+        p.bins = 300;
+        atom_stats st = th_run(&c, &p);
+        assert_true(st.cas_attempts >= (1 << 14));
+    }
+    th_params(&p, PAT_CAS_APPEND, 1 << 13, 64);
+    p.selectivity = 0.3;
+    th_run(&c, &p);
+}
+
 /* ---- occupancy and shared memory ----------------------------------------
 
  * Resident workgroups per SM = min(max_wg_per_sm, max_threads / wg,
@@ -751,6 +800,7 @@ int main(void)
         cmocka_unit_test(repeated_shared_ops_count_every_iteration),
         cmocka_unit_test(event_budget),
         cmocka_unit_test(cas_service_random_order),
+        cmocka_unit_test(cas_service_class_order),
         cmocka_unit_test(same_input_same_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
