@@ -330,6 +330,22 @@ static void cas_round_counts(void **state)
     assert_int_equal((int)st.atomic_instructions, 33);
 }
 
+/* The CAS patterns under config c: the sub-word histograms on 300 bins and
+ * cas-append at 30% selected, each result checked by th_run. */
+static void cas_patterns_exact(const cfg_config *c)
+{
+    pat_params p;
+    for (int id = PAT_HISTOGRAM_U8_CAS; id <= PAT_HISTOGRAM_U16_CAS; id++) {
+        th_params(&p, (enum pat_id)id, 1 << 14, 128);
+        p.bins = 300;
+        atom_stats st = th_run(c, &p);
+        assert_true(st.cas_attempts >= (1 << 14));
+    }
+    th_params(&p, PAT_CAS_APPEND, 1 << 13, 64);
+    p.selectivity = 0.3;
+    th_run(c, &p);
+}
+
 /* l2.cas_service = random: a slice keeps each input queue (a group of SMs)
  * first come, first served and takes the queues in random order.  In one
  * SM that is still the first-come count, N(N+1)/2 for N lanes on one word
@@ -371,15 +387,7 @@ static void cas_service_random_order(void **state)
 
     /* every CAS pattern stays functionally exact with many queues and slices */
     th_config(&c, "gpu.sm_count=16", "l2.slice_count=8", "l2.cas_service=random", "l2.cas_sources=16", NULL);
-    for (int id = PAT_HISTOGRAM_U8_CAS; id <= PAT_HISTOGRAM_U16_CAS; id++) {
-        th_params(&p, (enum pat_id)id, 1 << 14, 128);
-        p.bins = 300;
-        atom_stats st = th_run(&c, &p);
-        assert_true(st.cas_attempts >= (1 << 14));
-    }
-    th_params(&p, PAT_CAS_APPEND, 1 << 13, 64);
-    p.selectivity = 0.3;
-    th_run(&c, &p);
+    cas_patterns_exact(&c);
 }
 
 /* l2.cas_service = class: each input queue has a fixed priority class at
@@ -420,15 +428,7 @@ static void cas_service_class_order(void **state)
 
     th_config(&c, "gpu.sm_count=16", "l2.slice_count=8", "l2.cas_service=class", "l2.cas_sources=16",
               "l2.cas_classes=4", NULL);
-    for (int id = PAT_HISTOGRAM_U8_CAS; id <= PAT_HISTOGRAM_U16_CAS; id++) {
-        th_params(&p, (enum pat_id)id, 1 << 14, 128);
-        p.bins = 300;
-        atom_stats st = th_run(&c, &p);
-        assert_true(st.cas_attempts >= (1 << 14));
-    }
-    th_params(&p, PAT_CAS_APPEND, 1 << 13, 64);
-    p.selectivity = 0.3;
-    th_run(&c, &p);
+    cas_patterns_exact(&c);
 }
 
 /* ---- occupancy and shared memory ----------------------------------------
