@@ -29,7 +29,7 @@ def load(path):
     rows = collections.defaultdict(list)
     try:
         with open(path) as f:
-            for r in csv.DictReader(f):
+            for r in csv.DictReader(l for l in f if not l.startswith("#")):
                 key = (int(r["n"]), int(r["wg"]), float(r["selectivity"]))
                 fr = r.get("first_read")
                 rows[key].append((int(r["slot"]), int(r["thread"]),

@@ -105,7 +105,7 @@ for first in atomic guess; do
         --count-cas --cas-first $first --win-order "$tmp/wins.csv" >"$tmp/wo.csv" 2>/dev/null || rc=$?
     check "--win-order --cas-first $first exits 0 with 4 ok rows" test "$rc" -eq 0 -a "$(grep -c ',ok,' "$tmp/wo.csv")" -eq 4
     check "--win-order --cas-first $first: winners match the counts" test -n "$(awk -F, '
-        FNR == 1 { next }
+        /^#/ || $1 == "pattern" || $1 == "n" { next }
         FILENAME == ARGV[1] { if ($1 == "cas-append") want[$2 "," $3 "," $4] = $14; next }
         { k = $1 "," $2 "," $3
           if ($4 != seen[k]++ || dup[k "," $5]++ || $7 > $4) bad = 1
@@ -114,6 +114,8 @@ for first in atomic guess; do
               if (!bad && length(want) == 4) print "ok" }' "$tmp/wo.csv" "$tmp/wins.csv")"
 done
 check "--cas-first guess recorded in provenance" grep -q "^# cas_first: guess " "$tmp/wo.csv"
+check "--win-order's file carries the run's provenance" test "$(head -1 "$tmp/wins.csv" | cut -c1-7)" = "# gpu: " -a \
+    "$(grep -c '^# harness_commit: \|^# cas_first: guess \|^# side_file: win-order ' "$tmp/wins.csv")" -eq 3
 check "every selected thread won once (S = 1: 2048 lines a row)" test "$(grep -c '^2048,256,1,' "$tmp/wins.csv")" -eq 2048
 
 # --- --select-unit: one draw per warp, workgroup or lane 0; the harness's

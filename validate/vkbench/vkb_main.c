@@ -244,12 +244,43 @@ static int out_mode(const main_opts *mo)
     return m | (mo->trace ? VKB_OUT_TRACE : 0);
 }
 
-/* Opens path for writing, or says which flag could not. */
-static FILE *open_out(const char *flag, const char *path)
+/* The provenance lines of the probe flags that are on. */
+static void print_probes(FILE *f, const main_opts *mo)
+{
+    if (mo->sel_unit != VKB_SEL_THREAD)
+        fprintf(f, "# select_unit: %s (one selection draw decides this unit; "
+                "a probe, not the contract's rule)\n", sel_units[mo->sel_unit]);
+    if (mo->tail != VKB_TAIL_NONE)
+        fprintf(f, "# tail: %s (before a warp exits; a probe, not the "
+                "contract's kernel)\n", tails[mo->tail]);
+    if (mo->trace)
+        fprintf(f, "# trace: on (cas-append's winners and bitmask's sending "
+                "warps also store their SM and clocks; a probe, not the "
+                "contract's kernel)\n");
+    if (mo->cas_first)
+        fprintf(f, "# cas_first: %s (cas-append's first compare-and-swap "
+                "expects 0, no atomic read; a probe, not the contract's "
+                "kernel)\n", cas_firsts[mo->cas_first]);
+    if (mo->spin)
+        fprintf(f, "# spin: %u (silent threads' multiply-adds before exit; a "
+                "probe, not the contract's kernel)\n", mo->spin);
+}
+
+/* Opens a side file (--win-order, --trace) and heads it with the same
+ * provenance as the dataset on stdout, so it says where it came from
+ * alone; NULL, having said so, when path cannot be written. */
+static FILE *open_out(const char *flag, const char *path,
+                      const vkb_gpu_info *in, const main_opts *mo)
 {
     FILE *f = fopen(path, "w");
-    if (!f)
+    if (!f) {
         fprintf(stderr, "vkbench: %s: cannot write '%s'\n", flag, path);
+        return NULL;
+    }
+    vkb_csv_provenance(f, in);
+    print_probes(f, mo);
+    fprintf(f, "# side_file: %s (the dataset of this run is on stdout)\n",
+            flag + 2);
     return f;
 }
 
@@ -276,8 +307,9 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
     }
     vkb_bench_count_cas(b, mo->count_cas);
     FILE *order = NULL, *trace = NULL;
-    if ((mo->win_order && !(order = open_out("--win-order", mo->win_order))) ||
-        (mo->trace && !(trace = open_out("--trace", mo->trace)))) {
+    if ((mo->win_order &&
+         !(order = open_out("--win-order", mo->win_order, &g->info, mo))) ||
+        (mo->trace && !(trace = open_out("--trace", mo->trace, &g->info, mo)))) {
         if (order)
             fclose(order);
         vkb_bench_close(b);
@@ -296,24 +328,7 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
                cs.probe_iters, cs.tol * 100, cs.base_us);
     else
         printf("# clock_guard: off\n");
-    if (mo->sel_unit != VKB_SEL_THREAD) {
-        printf("# select_unit: %s (one selection draw decides this unit; a "
-               "probe, not the contract's rule)\n", sel_units[mo->sel_unit]);
-    }
-    if (mo->tail != VKB_TAIL_NONE)
-        printf("# tail: %s (before a warp exits; a probe, not the "
-               "contract's kernel)\n", tails[mo->tail]);
-    if (mo->trace)
-        printf("# trace: on (cas-append's winners and bitmask's sending warps "
-               "also store their SM and clocks; a probe, not the contract's "
-               "kernel)\n");
-    if (mo->cas_first)
-        printf("# cas_first: %s (cas-append's first compare-and-swap "
-               "expects 0, no atomic read; a probe, not the contract's "
-               "kernel)\n", cas_firsts[mo->cas_first]);
-    if (mo->spin)
-        printf("# spin: %u (silent threads' multiply-adds before exit; a "
-               "probe, not the contract's kernel)\n", mo->spin);
+    print_probes(stdout, mo);
     vkb_csv_header(stdout, mo->count_cas);
     for (size_t k = 0; k < l->len; k++) {
         const vkb_cfg *c = &l->v[k];
