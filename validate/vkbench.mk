@@ -13,7 +13,16 @@ VKB_B       := $(or $(B),build)
 
 VKB_CC      := cc
 VKB_GLSLC   := glslc
-VKB_COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# The commit, and when the checkout differs from it (the GPU machine gets
+# the session's first commit with the working tree laid over it) also the
+# tree actually built: `git log --format='%h %t'` names its commit.
+VKB_COMMIT  := $(shell h=$$(git rev-parse --short HEAD 2>/dev/null) || h=unknown; \
+                 if [ "$$h" != unknown ] && { ! git diff --quiet HEAD 2>/dev/null || \
+                    [ -n "$$(git ls-files -o --exclude-standard | head -1)" ]; }; then \
+                   i=$$(mktemp -u); \
+                   t=$$(GIT_INDEX_FILE=$$i git add -A 2>/dev/null && GIT_INDEX_FILE=$$i git write-tree); \
+                   rm -f $$i; h="$$h+tree:$$(echo $$t | cut -c1-7)"; \
+                 fi; echo $$h)
 VKB_CFLAGS  := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L \
                -DVKB_COMMIT="\"$(VKB_COMMIT)\"" -I$(VKB_B)/gen -MMD -MP
 VKB_LDLIBS  := -lvulkan -lm
