@@ -481,7 +481,9 @@ static void write_win_order(const vkb_bench *b, const vkb_cfg *c)
     for (uint32_t s = 0; s < t[0]; s++) {
         uint32_t i = vkb_lowbias32_inv(o[s]);
         fprintf(b->win_order, "%u,%u,%g,%u,%u,%u,%u\n", c->n, c->wg,
-                c->selectivity, s, i, o[c->n + i], o[2 * (size_t)c->n + i]);
+                c->selectivity, s, i,
+                o[vkb_pattern_count_offset(c->pattern, c->n) + i],
+                o[2 * (size_t)c->n + i]);
     }
 }
 
