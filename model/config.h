@@ -44,6 +44,10 @@ typedef struct cfg_launch {
     double wg_retire_cycles;          /* an SM's slot freed after its workgroup ends */
     double warp_launch_cycles;        /* an SM starts a workgroup's warps one by one, this far apart */
     int retire_waits_for_acks;        /* 1: ...and after the L2 acknowledged its global stores and atomics */
+    double split_exit_cycles;         /* dispatcher time per warp that left well before its workgroup's last */
+    double split_exit_window_cycles;  /* "well before": more than this many cycles */
+    int split_exit_smem_max_bytes;    /* ...only while an SM's workgroups declare at most this much shared memory */
+    int split_exit_min_wg_per_sm;     /* ...and at least this many workgroups are resident an SM */
 } cfg_launch;
 
 typedef struct cfg_core {

@@ -28,6 +28,7 @@ static const atom_stat_column columns[] = {
     COL(stall_backpressure_cycles, 0),
     COL(stall_barrier_cycles, 0),
     COL(stall_smem_cycles, 0),
+    COL(split_exit_warps, 1),
     COL(events, 1),
 };
 

@@ -37,6 +37,7 @@ typedef struct atom_stats {
     double stall_backpressure_cycles; /* warps waiting on a full L2 queue or busy memory port */
     double stall_barrier_cycles;
     double stall_smem_cycles;
+    double split_exit_warps;          /* warps that exited well before their workgroup's last (launch.split_exit_*) */
     double events;
 } atom_stats;
 

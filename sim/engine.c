@@ -27,6 +27,7 @@ typedef struct wg_slot {
     int bar_count;
     double bar_time;
     double ack_time; /* its last global store or atomic acknowledged at the SM */
+    double bar_release; /* its last barrier released its warps (split exits) */
 } wg_slot;
 
 struct sim_engine {
@@ -60,6 +61,9 @@ struct sim_engine {
     int heap_n;
     double dispatcher_free;
     double *warp_launch_free; /* per SM: its next warp may start */
+    double *warp_left;        /* per warp: when it exited (split exits) */
+    int split_exit_on;        /* launch.split_exit_cycles applies to this dispatch */
+    double sender_linger;     /* a warp that sent a global write leaves no earlier than an uncontended round trip after */
     double end_warps, end_mem;
     double budget, events;
     atom_stats st;
@@ -215,6 +219,10 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     }
     e->sched_free = calloc((size_t)e->sm_count * (size_t)e->schedulers, sizeof(double));
     e->warp_launch_free = calloc((size_t)e->sm_count, sizeof(double));
+    e->warp_left = calloc((size_t)e->nwarps, sizeof(double));
+    e->split_exit_on = cfg->launch.split_exit_cycles > 0 && occ >= cfg->launch.split_exit_min_wg_per_sm &&
+                       (int64_t)occ * smem_bytes <= (int64_t)cfg->launch.split_exit_smem_max_bytes;
+    e->sender_linger = 2 * cfg->xbar.latency_cycles;
     e->smem_free = calloc((size_t)e->sm_count, sizeof(double));
     e->smem = calloc((size_t)e->nslots * (size_t)e->smem_words_alloc, sizeof(uint32_t));
     /* one event per warp, one per slot waiting to take its next workgroup,
@@ -224,7 +232,7 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     e->heap = calloc((size_t)e->nwarps + (size_t)e->nslots + (size_t)e->nslices, sizeof *e->heap);
     if (!e->slots || !e->warps || !e->warp_mem_done || !e->bar_arrive || !e->saved_ops || !e->cas_ready || !e->pending || !e->port_arrive ||
         !e->port_waiting || !e->port_head || !e->port_fifo || !e->warp_slot || !e->warp_sm || !e->warp_sched || !e->sched_free ||
-        !e->warp_launch_free || !e->smem_free || !e->smem || !e->heap) {
+        !e->warp_launch_free || !e->warp_left || !e->smem_free || !e->smem || !e->heap) {
         sim_engine_close(e);
         snprintf(err, CFG_ERR_MAX, "out of memory for %d resident warps", e->nwarps);
         return 2;
@@ -260,6 +268,7 @@ void sim_engine_close(sim_engine *e)
     free(e->warp_sched);
     free(e->sched_free);
     free(e->warp_launch_free);
+    free(e->warp_left);
     free(e->smem_free);
     free(e->smem);
     free(e->heap);
@@ -296,6 +305,7 @@ static void launch_wg(sim_engine *e, int slot, double t)
     s->bar_count = 0;
     s->bar_time = 0;
     s->ack_time = start;
+    s->bar_release = -1e300;
     uint32_t *sm = &e->smem[(size_t)slot * (size_t)e->smem_words_alloc];
     memset(sm, 0, (size_t)e->smem_words_alloc * sizeof *sm); /* real hardware leaves garbage; patterns zero it */
     int lanes = e->ctx.lanes;
@@ -319,6 +329,7 @@ static void launch_wg(sim_engine *e, int slot, double t)
             *lf = ws + launch_gap;
         }
         e->warp_mem_done[w] = ws;
+        e->warp_left[w] = 0;
         e->pat->start(&e->ctx, wp);
         heap_push(e, ws, (uint32_t)w);
     }
@@ -503,6 +514,35 @@ static void op_save(sim_op *dst, const sim_op *src)
     memcpy(dst->compare, src->compare, lanes * sizeof src->compare[0]);
 }
 
+/* H100 (README, "warps of one workgroup leaving apart"): a workgroup whose
+ * warps exit at different times slows the whole dispatch in proportion to
+ * the warps that left early; a barrier before exit removes the cost and a
+ * fence that holds senders back enlarges it.  Modelled as global dispatcher
+ * time, since the excess grows with the number of workgroups, not with any
+ * one workgroup's life.  Once per workgroup, at its last warp's exit. */
+static void split_exits(sim_engine *e, int slot, double now)
+{
+    const cfg_launch *l = &e->cfg.launch;
+    double t_last = now;
+    int early = 0;
+    double *left = &e->warp_left[slot * e->warps_per_wg];
+    for (int k = 0; k < e->warps_per_wg; k++)
+        if (left[k] > t_last)
+            t_last = left[k];
+    /* warps a barrier released together leave together: on the H100 a
+     * barrier just before exit removes the cost, senders and all */
+    double together = e->slots[slot].bar_release + l->split_exit_window_cycles;
+    for (int k = 0; k < e->warps_per_wg; k++)
+        if (left[k] < t_last - l->split_exit_window_cycles && left[k] > together)
+            early++;
+    if (!early)
+        return;
+    e->st.split_exit_warps += early;
+    /* charged from now: a sender's linger must not book the dispatcher ahead */
+    double start = now > e->dispatcher_free ? now : e->dispatcher_free;
+    e->dispatcher_free = start + early * l->split_exit_cycles;
+}
+
 static void warp_exit(sim_engine *e, int w, double t)
 {
     int slot = w / e->warps_per_wg;
@@ -510,6 +550,10 @@ static void warp_exit(sim_engine *e, int w, double t)
     double te = t + e->cfg.core.exit_cycles;
     if (te > e->end_warps)
         e->end_warps = te;
+    if (te > e->warp_left[w])
+        e->warp_left[w] = te;
+    if (s->warps_left == 1 && e->split_exit_on)
+        split_exits(e, slot, te);
     if (--s->warps_left == 0 && e->next_wg < e->wg_total) {
         /* H100, one workgroup per SM: a store adds about 190 cycles to a
          * workgroup's life and an atomic about 340, the round trip to L2,
@@ -535,6 +579,7 @@ static void barrier_arrive(sim_engine *e, int w, double t)
     double release = s->bar_time + e->cfg.core.barrier_cycles;
     s->bar_count = 0;
     s->bar_time = 0;
+    s->bar_release = release;
     for (int k = 0; k < e->warps_per_wg; k++) {
         int wk = slot * e->warps_per_wg + k;
         e->st.stall_barrier_cycles += release - e->bar_arrive[wk];
@@ -713,6 +758,8 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
                 double when = mem_port_free(e->mem, sm);
                 heap_push(e, when > t ? when : t, (uint32_t)port_dequeue(e, sm));
             }
+            if (e->split_exit_on && sent + e->sender_linger > e->warp_left[w])
+                e->warp_left[w] = sent + e->sender_linger;
             e->st.stall_backpressure_cycles += sent - st;
             ready = sent + 1;
             if (deferred) { /* the slices wake the warp with its last reply */

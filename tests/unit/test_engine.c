@@ -715,6 +715,73 @@ static void retire_waits_for_acks(void **state)
     }
 }
 
+/* Warps of one workgroup leaving apart (launch.split_exit_*).  A warp that
+ * sent a global write leaves an uncontended round trip after sending, so in
+ * bitmask the early leavers are exactly the silent warps of workgroups that
+ * also hold a sender; each costs the global dispatcher split_exit_cycles.
+ * Workgroups that all send or all stay silent cost nothing, a barrier before
+ * the send (reduce) releases the warps together, and with more shared memory
+ * an SM than split_exit_smem_max_bytes the cost is off. */
+static uint64_t silent_in_mixed(uint64_t n, int wg, double s)
+{
+    uint32_t t = pat_threshold(s);
+    int warps = wg / 32;
+    uint64_t total = 0;
+    for (uint64_t g = 0; g < n / (uint64_t)wg; g++) {
+        int senders = 0;
+        for (int k = 0; k < warps; k++) {
+            int any = 0;
+            for (int l = 0; l < 32; l++)
+                any |= pat_key((uint32_t)(g * (uint64_t)wg + (uint64_t)k * 32 + (uint64_t)l)) % 1000000u < t;
+            senders += any;
+        }
+        if (senders && senders < warps)
+            total += (uint64_t)(warps - senders);
+    }
+    return total;
+}
+
+static void split_exits_cost_mixed_workgroups(void **state)
+{
+    (void)state;
+    const uint64_t n = 1 << 17;
+    cfg_config c;
+    pat_params p;
+    static const double sels[] = { 0, 0.001, 0.01, 0.05, 1 };
+    for (size_t i = 0; i < sizeof sels / sizeof sels[0]; i++) {
+        double cycles[3];
+        atom_stats st[3];
+        for (int j = 0; j < 3; j++) {
+            th_config(&c, "gpu.sm_count=8", "xbar.latency_cycles=150", "launch.split_exit_window_cycles=100",
+                      j == 0 ? "launch.split_exit_cycles=0" : j == 1 ? "launch.split_exit_cycles=2" : "launch.split_exit_cycles=4",
+                      NULL);
+            th_params(&p, PAT_BITMASK, n, 256);
+            p.selectivity = sels[i];
+            st[j] = th_run(&c, &p);
+            cycles[j] = st[j].cycles;
+        }
+        uint64_t want = silent_in_mixed(n, 256, sels[i]);
+        assert_true(st[0].split_exit_warps == 0);
+        if (fabs(st[1].split_exit_warps - (double)want) > 0.02 * (double)want + 8)
+            fail_msg("selectivity %g: %g split exits, want the %llu silent warps of mixed workgroups", sels[i],
+                     st[1].split_exit_warps, (unsigned long long)want);
+        if (want > 100 && !(cycles[2] > cycles[1] && cycles[1] > cycles[0]))
+            fail_msg("selectivity %g: %g, %g, %g cycles at 0, 2, 4 cycles a split exit", sels[i], cycles[0], cycles[1],
+                     cycles[2]);
+    }
+    /* 8 workgroups an SM at 6 KiB each: 48 KiB, above the default 32 KiB */
+    th_config(&c, "gpu.sm_count=8", "launch.split_exit_cycles=4", NULL);
+    th_params(&p, PAT_BITMASK, n, 256);
+    p.selectivity = 0.01;
+    p.smem_per_wg = 6144;
+    atom_stats big = th_run(&c, &p);
+    th_config(&c, "gpu.sm_count=8", "launch.split_exit_cycles=0", NULL);
+    assert_true(big.split_exit_warps == 0 && big.cycles == th_run(&c, &p).cycles);
+    th_config(&c, "gpu.sm_count=8", "launch.split_exit_cycles=4", NULL);
+    th_params(&p, PAT_REDUCE, n, 256);
+    assert_true(th_run(&c, &p).split_exit_warps == 0);
+}
+
 /* Slots that free out of order are served in time order.  One warp per
  * workgroup, one slot on each of 4 SMs, 1000-cycle crossbar trips: about a
  * quarter of the workgroups send an atomic and hold their slot for its
@@ -790,6 +857,7 @@ int main(void)
         cmocka_unit_test(cas_round_counts),
         cmocka_unit_test(occupancy_by_shared_memory),
         cmocka_unit_test(retire_waits_for_acks),
+        cmocka_unit_test(split_exits_cost_mixed_workgroups),
         cmocka_unit_test(slots_served_in_time_order),
         cmocka_unit_test(warps_start_one_by_one),
         cmocka_unit_test(occupancy_never_speeds_up_latency_bound_runs),
