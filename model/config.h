@@ -47,7 +47,8 @@ typedef struct cfg_launch {
     double split_exit_cycles;         /* dispatcher time per warp that left well before its workgroup's last */
     double split_exit_window_cycles;  /* "well before": more than this many cycles */
     int split_exit_smem_max_bytes;    /* ...only while an SM's workgroups declare at most this much shared memory */
-    int split_exit_min_wg_per_sm;     /* ...and at least this many workgroups are resident an SM */
+    int split_exit_min_wg_per_sm;     /* ...and between these many workgroups are resident an SM */
+    int split_exit_max_wg_per_sm;
 } cfg_launch;
 
 typedef struct cfg_core {

@@ -221,6 +221,7 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     e->warp_launch_free = calloc((size_t)e->sm_count, sizeof(double));
     e->warp_left = calloc((size_t)e->nwarps, sizeof(double));
     e->split_exit_on = cfg->launch.split_exit_cycles > 0 && occ >= cfg->launch.split_exit_min_wg_per_sm &&
+                       occ <= cfg->launch.split_exit_max_wg_per_sm &&
                        (int64_t)occ * smem_bytes <= (int64_t)cfg->launch.split_exit_smem_max_bytes;
     e->sender_linger = 2 * cfg->xbar.latency_cycles;
     e->smem_free = calloc((size_t)e->sm_count, sizeof(double));

@@ -721,7 +721,8 @@ static void retire_waits_for_acks(void **state)
  * also hold a sender; each costs the global dispatcher split_exit_cycles.
  * Workgroups that all send or all stay silent cost nothing, a barrier before
  * the send (reduce) releases the warps together, and with more shared memory
- * an SM than split_exit_smem_max_bytes the cost is off. */
+ * an SM than split_exit_smem_max_bytes, or resident workgroups outside
+ * split_exit_{min,max}_wg_per_sm, the cost is off. */
 static uint64_t silent_in_mixed(uint64_t n, int wg, double s)
 {
     uint32_t t = pat_threshold(s);
@@ -780,6 +781,17 @@ static void split_exits_cost_mixed_workgroups(void **state)
     th_config(&c, "gpu.sm_count=8", "launch.split_exit_cycles=4", NULL);
     th_params(&p, PAT_REDUCE, n, 256);
     assert_true(th_run(&c, &p).split_exit_warps == 0);
+    /* 8 resident workgroups an SM, outside [min, max]: off; inside: on */
+    static const char *const bounds[][2] = { { "launch.split_exit_min_wg_per_sm=9", "launch.split_exit_max_wg_per_sm=16" },
+                                             { "launch.split_exit_min_wg_per_sm=1", "launch.split_exit_max_wg_per_sm=7" },
+                                             { "launch.split_exit_min_wg_per_sm=8", "launch.split_exit_max_wg_per_sm=8" } };
+    for (int b = 0; b < 3; b++) {
+        th_config(&c, "gpu.sm_count=8", "launch.split_exit_cycles=4", bounds[b][0], bounds[b][1], NULL);
+        th_params(&p, PAT_BITMASK, n, 256);
+        p.selectivity = 0.01;
+        atom_stats st = th_run(&c, &p);
+        assert_true(b < 2 ? st.split_exit_warps == 0 : st.split_exit_warps > 0);
+    }
 }
 
 /* Slots that free out of order are served in time order.  One warp per
