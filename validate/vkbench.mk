@@ -34,7 +34,10 @@ VKB_PATTERNS := store counter counter_aggregated compaction histogram \
                cas_append bitmask reduce distinct_lines
 # vkbench --trace swaps these patterns for a module compiled with -DTRACE
 VKB_TRACED  := cas_append bitmask
-VKB_MODULES := $(VKB_PATTERNS) clock $(VKB_TRACED:%=trace_%)
+# and every probe option (--select-unit, --tail, --spin, --cas-first,
+# --count-cas) for one compiled with -DPROBES: the contract's modules hold no
+# probe code
+VKB_MODULES := $(VKB_PATTERNS) clock $(VKB_TRACED:%=trace_%) $(VKB_PATTERNS:%=probe_%)
 VKB_SPV     := $(VKB_MODULES:%=$(VKB_B)/gen/spv/%.spv)
 VKB_SHADER  := validate/shaders/patterns.comp
 
@@ -63,6 +66,11 @@ $(VKB_B)/gen/spv/%.spv: $(VKB_SHADER) | $(VKB_B)/gen/spv
 # The --trace modules (the shorter stem wins over the rule above).
 $(VKB_B)/gen/spv/trace_%.spv: $(VKB_SHADER) | $(VKB_B)/gen/spv
 	$(VKB_GLSLC) --target-env=vulkan1.1 -O -DTRACE \
+	    -DPAT_$(shell echo $* | tr a-z A-Z) -o $@ $<
+
+# The probe modules (the shorter stem wins here too).
+$(VKB_B)/gen/spv/probe_%.spv: $(VKB_SHADER) | $(VKB_B)/gen/spv
+	$(VKB_GLSLC) --target-env=vulkan1.1 -O -DPROBES \
 	    -DPAT_$(shell echo $* | tr a-z A-Z) -o $@ $<
 
 # The clock guard's probe and heater has a source of its own.

@@ -16,6 +16,15 @@
 #extension GL_ARB_shader_clock : require
 #endif
 
+// PROBES: vkbench's probe options (--select-unit, --tail, --spin,
+// --cas-first, --count-cas) live in a second module per pattern, compiled
+// with -DPROBES, and the contract's module holds none of their code: the
+// probes' dead branches (a barrier among them) slowed the contract's kernel
+// by up to 47% at 288 to 1,024 threads (validate/data/h100-wg-sizes-*.csv).
+#if defined(TRACE) && !defined(PROBES)
+#define PROBES
+#endif
+
 // Workgroup size and shared-array length are specialization constants so a
 // sweep over --wg and --smem-per-wg needs no recompilation.
 layout(local_size_x_id = 0) in;
@@ -59,12 +68,14 @@ bool selected(uint key) { return key % 1000000u < pc.sel_thr; }
 // vkb_selected_at in vkb_hash.h.
 bool selected_at(uint i)
 {
+#if defined(PROBES)
     if (pc.sel_unit == 1u)
         return selected(lowbias32(i >> 5));
     if (pc.sel_unit == 2u)
         return selected(lowbias32(gl_WorkGroupID.x));
     if (pc.sel_unit == 3u)
         return (i & 31u) == 0u && selected(lowbias32(i >> 5));
+#endif
     return selected(lowbias32(i));
 }
 
@@ -85,11 +96,13 @@ void touch_smem(uint i)
 // alive by a store no run takes (pc.touch is always 0).
 void spin_silent(uint i)
 {
+#if defined(PROBES)
     uint acc = i;
     for (uint k = 0u; k < pc.spin; k++)
         acc = acc * 1664525u + 1013904223u;
     if (pc.touch != 0u && acc == 0u)
         o[0] = acc;
+#endif
 }
 
 #if defined(TRACE)
@@ -134,8 +147,10 @@ uint cas_bump(uint w, uint shift, uint mask)
 // thread after the loop, off the contended words).
 void record_tries(uint i, uint tries)
 {
+#if defined(PROBES)
     if (pc.count_cas != 0u)
         o[i] = tries;
+#endif
 }
 #endif
 
@@ -154,8 +169,10 @@ void main()
 #if defined(PAT_STORE)
     if (live && selected_at(i)) {
         o[i] = key;
+#if defined(PROBES)
         if (pc.tail == 2u)
             memoryBarrierBuffer();
+#endif
     } else
         spin_silent(i);
 
@@ -211,15 +228,21 @@ void main()
 
 #elif defined(PAT_CAS_APPEND)
     if (live && selected_at(i)) {
+#if defined(PROBES)
         uint old = pc.cas_first == 0u ? atomicAdd(t[0], 0u) : 0u;
+#else
+        uint old = atomicAdd(t[0], 0u);
+#endif
         // vkbench --win-order: how many had won when this thread's read
         // was served (its first CAS's reply, when it guesses)
         uint first_read = old;
         uint tries = 0u;
         for (;;) {
             uint r = atomicCompSwap(t[0], old, old + 1u);
+#if defined(PROBES)
             if (tries == 0u && pc.cas_first != 0u)
                 first_read = r;
+#endif
             tries++;
             if (r == old) {
                 o[old] = key;
@@ -230,18 +253,22 @@ void main()
             }
             old = r;
         }
+#if defined(PROBES)
         // vkbench --count-cas: behind the keys, off the contended word
         if (pc.count_cas != 0u)
             o[pc.n + i] = tries;
         if ((pc.count_cas & 2u) != 0u)
             o[2u * pc.n + i] = first_read;
+#endif
     }
 
 #elif defined(PAT_BITMASK)
     if (live && selected_at(i)) {
         atomicOr(t[i >> 5], 1u << (i & 31u));
+#if defined(PROBES)
         if (pc.tail == 2u)
             memoryBarrierBuffer();
+#endif
 #if defined(TRACE)
         // one record a sending warp, by one of its sending lanes; silent
         // warps write nothing, as in the contract's kernel
@@ -274,6 +301,8 @@ void main()
     // workgroup got here (a probe of the selectivity hump; the push
     // constant is the same for every invocation, so the barrier is in
     // uniform control flow).
+#if defined(PROBES)
     if (pc.tail == 1u)
         barrier();
+#endif
 }

@@ -20,13 +20,13 @@ typedef struct push {
 
 struct vkb_bench {
     vkb_gpu *g;
-    VkShaderModule mods[VKB_NPATTERNS];
+    VkShaderModule mods[VKB_NPATTERNS][3]; /* by module_kind */
     VkDescriptorSetLayout dsl;
     VkPipelineLayout layout;
     VkDescriptorPool dpool;
     VkDescriptorSet ds;
     VkPipeline pipe; /* the last one built, reused while its key holds */
-    int pipe_pattern;
+    int pipe_pattern, pipe_kind;
     uint32_t pipe_wg, pipe_words;
     vkb_buf target, out, rb_target, rb_out;
     VkCommandPool cpool;
@@ -54,6 +54,19 @@ static int counting(const vkb_bench *b, const vkb_cfg *c)
 static int tracing(const vkb_bench *b, const vkb_cfg *c)
 {
     return b->trace && vkb_pattern_traced(c->pattern);
+}
+
+/* Which module a configuration runs: the contract's, which holds no probe
+ * code; the probes' (-DPROBES), when any probe option is set; or --trace's. */
+enum { MOD_CONTRACT, MOD_PROBES, MOD_TRACE };
+
+static int module_kind(const vkb_bench *b, const vkb_cfg *c)
+{
+    if (tracing(b, c))
+        return MOD_TRACE;
+    if (c->sel_unit || c->tail || c->spin || b->cas_first || counting(b, c))
+        return MOD_PROBES;
+    return MOD_CONTRACT;
 }
 
 /* What the output buffer holds besides keys (vkb_pattern_out_words). */
@@ -170,8 +183,9 @@ void vkb_bench_close(vkb_bench *b)
     if (b->pipe)
         vkDestroyPipeline(dev, b->pipe, NULL);
     for (int k = 0; k < VKB_NPATTERNS; k++)
-        if (b->mods[k])
-            vkDestroyShaderModule(dev, b->mods[k], NULL);
+        for (int v = 0; v < 3; v++)
+            if (b->mods[k][v])
+                vkDestroyShaderModule(dev, b->mods[k][v], NULL);
     if (b->fence)
         vkDestroyFence(dev, b->fence, NULL);
     if (b->qp)
@@ -200,14 +214,19 @@ static int get_pipeline(vkb_bench *b, const vkb_cfg *c, char *err)
     VkDevice dev = b->g->dev;
     uint32_t words = smem_words(c);
 
-    if (b->pipe && b->pipe_pattern == c->pattern && b->pipe_wg == c->wg &&
-        b->pipe_words == words)
+    int kind = module_kind(b, c);
+    if (b->pipe && b->pipe_pattern == c->pattern && b->pipe_kind == kind &&
+        b->pipe_wg == c->wg && b->pipe_words == words)
         return VKB_OK;
-    if (!b->mods[c->pattern]) {
+    VkShaderModule *mod = &b->mods[c->pattern][kind];
+    if (!*mod) {
         const uint32_t *code;
         size_t bytes;
-        if ((tracing(b, c) ? vkb_spirv_get_trace : vkb_spirv_get)(
-                c->pattern, &code, &bytes))
+        int (*get)(int, const uint32_t **, size_t *) =
+            kind == MOD_TRACE    ? vkb_spirv_get_trace
+            : kind == MOD_PROBES ? vkb_spirv_get_probe
+                                 : vkb_spirv_get;
+        if (get(c->pattern, &code, &bytes))
             return vkb_errf(err, VKB_EFAIL, "no SPIR-V for pattern %s",
                             vkb_pattern_get(c->pattern)->name);
         VkShaderModuleCreateInfo smci = {
@@ -215,7 +234,7 @@ static int get_pipeline(vkb_bench *b, const vkb_cfg *c, char *err)
             .codeSize = bytes,
             .pCode = code,
         };
-        VKCHECK(vkCreateShaderModule(dev, &smci, NULL, &b->mods[c->pattern]));
+        VKCHECK(vkCreateShaderModule(dev, &smci, NULL, mod));
     }
     if (b->pipe) {
         vkDestroyPipeline(dev, b->pipe, NULL);
@@ -232,7 +251,7 @@ static int get_pipeline(vkb_bench *b, const vkb_cfg *c, char *err)
         .stage = {
             .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
             .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-            .module = b->mods[c->pattern],
+            .module = *mod,
             .pName = "main",
             .pSpecializationInfo = &si,
         },
@@ -241,6 +260,7 @@ static int get_pipeline(vkb_bench *b, const vkb_cfg *c, char *err)
     VKCHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL,
                                      &b->pipe));
     b->pipe_pattern = c->pattern;
+    b->pipe_kind = kind;
     b->pipe_wg = c->wg;
     b->pipe_words = words;
     return VKB_OK;

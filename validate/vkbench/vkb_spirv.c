@@ -25,12 +25,39 @@ static const struct {
     E(VKB_DISTINCT_LINES, vkb_spv_distinct_lines),
 };
 
+static const struct {
+    const uint32_t *code;
+    size_t bytes;
+} probe_modules[VKB_NPATTERNS] = {
+    E(VKB_STORE, vkb_spv_probe_store),
+    E(VKB_COUNTER, vkb_spv_probe_counter),
+    E(VKB_COUNTER_AGGREGATED, vkb_spv_probe_counter_aggregated),
+    E(VKB_COMPACTION, vkb_spv_probe_compaction),
+    E(VKB_HISTOGRAM, vkb_spv_probe_histogram),
+    E(VKB_HISTOGRAM_SHARED, vkb_spv_probe_histogram_shared),
+    E(VKB_HISTOGRAM_U8_CAS, vkb_spv_probe_histogram_u8_cas),
+    E(VKB_HISTOGRAM_U16_CAS, vkb_spv_probe_histogram_u16_cas),
+    E(VKB_CAS_APPEND, vkb_spv_probe_cas_append),
+    E(VKB_BITMASK, vkb_spv_probe_bitmask),
+    E(VKB_REDUCE, vkb_spv_probe_reduce),
+    E(VKB_DISTINCT_LINES, vkb_spv_probe_distinct_lines),
+};
+
 int vkb_spirv_get(int pattern, const uint32_t **code, size_t *bytes)
 {
     if (pattern < 0 || pattern >= VKB_NPATTERNS || !modules[pattern].code)
         return VKB_EFAIL;
     *code = modules[pattern].code;
     *bytes = modules[pattern].bytes;
+    return VKB_OK;
+}
+
+int vkb_spirv_get_probe(int pattern, const uint32_t **code, size_t *bytes)
+{
+    if (pattern < 0 || pattern >= VKB_NPATTERNS || !probe_modules[pattern].code)
+        return VKB_EFAIL;
+    *code = probe_modules[pattern].code;
+    *bytes = probe_modules[pattern].bytes;
     return VKB_OK;
 }
 
