@@ -551,10 +551,12 @@ static void warp_exit(sim_engine *e, int w, double t)
     double te = t + e->cfg.core.exit_cycles;
     if (te > e->end_warps)
         e->end_warps = te;
-    if (te > e->warp_left[w])
-        e->warp_left[w] = te;
-    if (s->warps_left == 1 && e->split_exit_on)
-        split_exits(e, slot, te);
+    if (e->split_exit_on) {
+        if (te > e->warp_left[w])
+            e->warp_left[w] = te;
+        if (s->warps_left == 1)
+            split_exits(e, slot, te);
+    }
     if (--s->warps_left == 0 && e->next_wg < e->wg_total) {
         /* H100, one workgroup per SM: a store adds about 190 cycles to a
          * workgroup's life and an atomic about 340, the round trip to L2,

@@ -5,60 +5,48 @@
 #include "vkb_pattern.h"
 #include "vkb_spirv_gen.h"
 
-#define E(id, arr) [id] = {arr, sizeof arr}
-
-static const struct {
+typedef struct {
     const uint32_t *code;
     size_t bytes;
-} modules[VKB_NPATTERNS] = {
-    E(VKB_STORE, vkb_spv_store),
-    E(VKB_COUNTER, vkb_spv_counter),
-    E(VKB_COUNTER_AGGREGATED, vkb_spv_counter_aggregated),
-    E(VKB_COMPACTION, vkb_spv_compaction),
-    E(VKB_HISTOGRAM, vkb_spv_histogram),
-    E(VKB_HISTOGRAM_SHARED, vkb_spv_histogram_shared),
-    E(VKB_HISTOGRAM_U8_CAS, vkb_spv_histogram_u8_cas),
-    E(VKB_HISTOGRAM_U16_CAS, vkb_spv_histogram_u16_cas),
-    E(VKB_CAS_APPEND, vkb_spv_cas_append),
-    E(VKB_BITMASK, vkb_spv_bitmask),
-    E(VKB_REDUCE, vkb_spv_reduce),
-    E(VKB_DISTINCT_LINES, vkb_spv_distinct_lines),
+} module;
+
+/* Each pattern's contract module and its -DPROBES twin, named by one stem. */
+#define E(id, stem)                                                          \
+    [id] = {{vkb_spv_##stem, sizeof vkb_spv_##stem},                         \
+            {vkb_spv_probe_##stem, sizeof vkb_spv_probe_##stem}}
+
+static const module modules[VKB_NPATTERNS][2] = {
+    E(VKB_STORE, store),
+    E(VKB_COUNTER, counter),
+    E(VKB_COUNTER_AGGREGATED, counter_aggregated),
+    E(VKB_COMPACTION, compaction),
+    E(VKB_HISTOGRAM, histogram),
+    E(VKB_HISTOGRAM_SHARED, histogram_shared),
+    E(VKB_HISTOGRAM_U8_CAS, histogram_u8_cas),
+    E(VKB_HISTOGRAM_U16_CAS, histogram_u16_cas),
+    E(VKB_CAS_APPEND, cas_append),
+    E(VKB_BITMASK, bitmask),
+    E(VKB_REDUCE, reduce),
+    E(VKB_DISTINCT_LINES, distinct_lines),
 };
 
-static const struct {
-    const uint32_t *code;
-    size_t bytes;
-} probe_modules[VKB_NPATTERNS] = {
-    E(VKB_STORE, vkb_spv_probe_store),
-    E(VKB_COUNTER, vkb_spv_probe_counter),
-    E(VKB_COUNTER_AGGREGATED, vkb_spv_probe_counter_aggregated),
-    E(VKB_COMPACTION, vkb_spv_probe_compaction),
-    E(VKB_HISTOGRAM, vkb_spv_probe_histogram),
-    E(VKB_HISTOGRAM_SHARED, vkb_spv_probe_histogram_shared),
-    E(VKB_HISTOGRAM_U8_CAS, vkb_spv_probe_histogram_u8_cas),
-    E(VKB_HISTOGRAM_U16_CAS, vkb_spv_probe_histogram_u16_cas),
-    E(VKB_CAS_APPEND, vkb_spv_probe_cas_append),
-    E(VKB_BITMASK, vkb_spv_probe_bitmask),
-    E(VKB_REDUCE, vkb_spv_probe_reduce),
-    E(VKB_DISTINCT_LINES, vkb_spv_probe_distinct_lines),
-};
+static int get(int pattern, int probes, const uint32_t **code, size_t *bytes)
+{
+    if (pattern < 0 || pattern >= VKB_NPATTERNS || !modules[pattern][probes].code)
+        return VKB_EFAIL;
+    *code = modules[pattern][probes].code;
+    *bytes = modules[pattern][probes].bytes;
+    return VKB_OK;
+}
 
 int vkb_spirv_get(int pattern, const uint32_t **code, size_t *bytes)
 {
-    if (pattern < 0 || pattern >= VKB_NPATTERNS || !modules[pattern].code)
-        return VKB_EFAIL;
-    *code = modules[pattern].code;
-    *bytes = modules[pattern].bytes;
-    return VKB_OK;
+    return get(pattern, 0, code, bytes);
 }
 
 int vkb_spirv_get_probe(int pattern, const uint32_t **code, size_t *bytes)
 {
-    if (pattern < 0 || pattern >= VKB_NPATTERNS || !probe_modules[pattern].code)
-        return VKB_EFAIL;
-    *code = probe_modules[pattern].code;
-    *bytes = probe_modules[pattern].bytes;
-    return VKB_OK;
+    return get(pattern, 1, code, bytes);
 }
 
 int vkb_spirv_get_trace(int pattern, const uint32_t **code, size_t *bytes)
