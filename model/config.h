@@ -41,6 +41,7 @@ typedef struct cfg_gpu {
 typedef struct cfg_launch {
     double kernel_overhead_cycles;    /* launch to the first workgroup starting, plus end of kernel */
     double wg_dispatch_cycles;        /* global workgroup dispatcher: one workgroup per this many cycles */
+    double dispatch_lead_cycles;      /* the dispatcher starts this long before the launch overhead ends */
     double wg_retire_cycles;          /* an SM's slot freed after its workgroup ends */
     double warp_launch_cycles;        /* an SM starts a workgroup's warps one by one, this far apart */
     int retire_waits_for_acks;        /* 1: ...and after the L2 acknowledged its global stores and atomics */

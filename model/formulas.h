@@ -30,7 +30,8 @@ typedef struct mdl_occupancy {
 } mdl_occupancy;
 int mdl_occupancy_of(const cfg_config *c, int wg, uint32_t smem_bytes, double workgroups, mdl_occupancy *out);
 
-/* The global workgroup dispatcher: one workgroup per wg_dispatch_cycles. */
+/* The global workgroup dispatcher: one workgroup per wg_dispatch_cycles,
+ * less the dispatch_lead_cycles it works during the launch overhead. */
 double mdl_dispatch_cycles(const cfg_config *c, double workgroups);
 
 /* Scheduler-bound issue time: warp instructions spread over every SM's

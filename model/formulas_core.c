@@ -43,9 +43,12 @@ int mdl_occupancy_of(const cfg_config *c, int wg, uint32_t smem_bytes, double wo
     return 0;
 }
 
+/* The dispatcher's first dispatch_lead_cycles overlap the launch overhead
+ * (engine.c does the same), so only what it spends beyond them shows. */
 double mdl_dispatch_cycles(const cfg_config *c, double workgroups)
 {
-    return workgroups * c->launch.wg_dispatch_cycles;
+    double busy = workgroups * c->launch.wg_dispatch_cycles - c->launch.dispatch_lead_cycles;
+    return busy > 0 ? busy : 0;
 }
 
 double mdl_issue_cycles(const cfg_config *c, double warp_instructions)

@@ -31,6 +31,7 @@ static const cfg_option options[] = {
 
     { "launch", "kernel_overhead_cycles", CFG_DOUBLE, OFF(launch.kernel_overhead_cycles), 0, 1e9, "4000", "cycles", 1, NULL, "fixed cost of one dispatch between its timestamps" },
     { "launch", "wg_dispatch_cycles", CFG_DOUBLE, OFF(launch.wg_dispatch_cycles), 0, 1e6, "1", "cycles", 1, NULL, "global dispatcher: cycles between two workgroup launches" },
+    { "launch", "dispatch_lead_cycles", CFG_DOUBLE, OFF(launch.dispatch_lead_cycles), 0, 1e9, "0", "cycles", 1, NULL, "the dispatcher starts handing out workgroups this long before kernel_overhead_cycles ends; they start when it ends (0: it starts then)" },
     { "launch", "wg_retire_cycles", CFG_DOUBLE, OFF(launch.wg_retire_cycles), 0, 1e6, "200", "cycles", 1, NULL, "from a workgroup's end to its slot taking a new one" },
     { "launch", "warp_launch_cycles", CFG_DOUBLE, OFF(launch.warp_launch_cycles), 0, 1e4, "0", "cycles", 0, NULL, "an SM starts the warps of a workgroup one after another, this many cycles apart (0: all at once)" },
     { "launch", "retire_waits_for_acks", CFG_BOOL, OFF(launch.retire_waits_for_acks), 0, 1, "0", "", 0, NULL, "a workgroup's slot frees only once the L2 has acknowledged every global store and atomic it sent, fire-and-forget ones included" },

@@ -300,6 +300,9 @@ static void launch_wg(sim_engine *e, int slot, double t)
 {
     double start = t > e->dispatcher_free ? t : e->dispatcher_free;
     e->dispatcher_free = start + e->cfg.launch.wg_dispatch_cycles;
+    /* handed out during the launch overhead (dispatch_lead_cycles): it starts when that ends */
+    if (start < e->cfg.launch.kernel_overhead_cycles)
+        start = e->cfg.launch.kernel_overhead_cycles;
     wg_slot *s = &e->slots[slot];
     s->wg = e->next_wg++;
     s->warps_left = e->warps_per_wg;
@@ -658,13 +661,13 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
     int waits_acks = c->launch.retire_waits_for_acks;
     double t0 = c->launch.kernel_overhead_cycles;
     memset(&e->st, 0, sizeof e->st);
-    e->dispatcher_free = t0;
+    e->dispatcher_free = t0 - c->launch.dispatch_lead_cycles;
     e->end_warps = t0;
     e->end_mem = t0;
     /* first wave: workgroups spread across SMs before any SM gets a second */
     for (int j = 0; j < e->wg_per_sm && e->next_wg < e->wg_total; j++)
         for (int sm = 0; sm < e->sm_count && e->next_wg < e->wg_total; sm++)
-            launch_wg(e, sm * e->wg_per_sm + j, t0);
+            launch_wg(e, sm * e->wg_per_sm + j, t0 - c->launch.dispatch_lead_cycles);
 
     while (e->heap_n) {
         event ev = heap_pop(e);

@@ -7,10 +7,10 @@
 # the same rows every time, so the check is deterministic.
 #
 # Recorded on 2026-11-23 with configs/h100.ini (hand-written values, split
-# exits included, and the calibration overlay it includes): all rows, 280 of
-# 334 ran, median |error| 2.5%, 90th percentile 14.3%, Spearman 0.988; the
-# calibration's held-out test rows (validate/splits/h100.split), 47 of 50
-# ran, 2.1%, 12.0%, 0.985.
+# exits and the dispatcher's lead included, and the calibration overlay it
+# includes): all rows, 280 of 334 ran, median |error| 2.5%, 90th percentile
+# 14.2%, Spearman 0.987; the calibration's held-out test rows
+# (validate/splits/h100.split), 47 of 50 ran, 2.0%, 10.8%, 0.984.
 set -u
 A=${ATOMSIM:-build/atomsim}
 case "$A" in
@@ -23,4 +23,4 @@ esac
     --max-median-ape 0.035 --max-p90-ape 0.155 --min-spearman 0.98 || exit 1
 # the held-out rows: what the calibration has to generalize to
 "$A" validate --config configs/h100.ini --data validate/data/h100.csv --max-events 2e6 -j 2 --worst 3 \
-    --split validate/splits/h100.split --rows test --max-median-ape 0.035 --max-p90-ape 0.13 --min-spearman 0.97
+    --split validate/splits/h100.split --rows test --max-median-ape 0.035 --max-p90-ape 0.125 --min-spearman 0.97

@@ -10,8 +10,13 @@ static int is(const pat_params *p, enum pat_id id) { return p->pattern == id; }
 static int rows_launch(const pat_params *p) { return is(p, PAT_STORE) && p->n <= 65536; }
 
 
-/* store with small workgroups: the global workgroup dispatcher. */
-static int rows_dispatch(const pat_params *p) { return is(p, PAT_STORE) && p->wg < 256 && p->n >= (1u << 20); }
+/* store with every lane writing, 1,024 workgroups and more, 8 to 32 an SM:
+ * the global workgroup dispatcher, its rate and its lead on the launch (the
+ * n sweep at 256 threads gives both; smaller workgroups, the rate again). */
+static int rows_dispatch(const pat_params *p)
+{
+    return is(p, PAT_STORE) && p->selectivity == 1 && p->wg <= 256 && p->n >= (1u << 18);
+}
 
 /* One contended address, saturated: the L2's read-modify-write rate. */
 static int rows_same_address(const pat_params *p)
@@ -72,7 +77,8 @@ static const int hash_mask_candidates[] = { 0, 1, 3, 4, 5, -1 };
 
 static const cal_stage stages[] = {
     { "launch", { "launch.kernel_overhead_cycles" }, "store, n <= 65536", rows_launch, NULL },
-    { "dispatch", { "launch.wg_dispatch_cycles" }, "store, wg < 256, n >= 2^20", rows_dispatch, NULL },
+    { "dispatch", { "launch.wg_dispatch_cycles", "launch.dispatch_lead_cycles" }, "store, S = 1, wg <= 256, n >= 2^18",
+      rows_dispatch, NULL },
     { "same_address", { "l2.same_address_cycles" }, "counter/counter-aggregated/compaction, n >= 2^20, S >= 0.05",
       rows_same_address, NULL },
     { "sector_pass", { "l2.atomic_issue_cycles" }, "histogram, 2 <= bins <= 32, hot 0", rows_sector_pass, NULL },
