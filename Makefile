@@ -70,7 +70,7 @@ validate-full: $(B)/atomsim
 	$(B)/atomsim validate --config configs/h200.ini --data validate/data/h200.csv --max-events 2e7
 
 # Reruns the calibration on the stored data and checks that it reproduces
-# the committed overlay (configs/h100.calibrated.ini); about 7 minutes on 2 cores.
+# the committed overlay (configs/h100.calibrated.ini); about 11 minutes on 2 cores.
 calibrate-check: $(B)/atomsim
 	bash tests/long/calibrate_reproduce.sh $(B)/atomsim
 

@@ -318,6 +318,11 @@ int cal_fit_stage(cfg_config *cfg, const cal_stage *st, const cfg_option *const 
         free(mask);
         return 1;
     }
+    /* a stage whose rows the run's budget would mostly censor gets its own */
+    double budget = cfg->sim.max_events;
+    if (st->min_events > budget)
+        cfg->sim.max_events = st->min_events;
+    res->max_events = cfg->sim.max_events;
     int rc = -1;
     if (cal_objective(cfg, d, mask, o, &res->obj_before, &res->ape_before, 1, err))
         goto out;
@@ -332,8 +337,8 @@ int cal_fit_stage(cfg_config *cfg, const cal_stage *st, const cfg_option *const 
     for (int k = 0; k < nopts; k++)
         s.best_x[k] = res->keys[k].before;
     if (o->log) {
-        fprintf(o->log, "stage %s: %d rows (%s), objective %.5f, median error %.1f%%\n", st->name, res->rows, st->rows,
-                res->obj_before, 100 * res->ape_before);
+        fprintf(o->log, "stage %s: %d rows (%s, --max-events %g), objective %.5f, median error %.1f%%\n", st->name,
+                res->rows, st->rows, res->max_events, res->obj_before, 100 * res->ape_before);
         fflush(o->log);
     }
     if (opts[0]->type != CFG_DOUBLE)
@@ -355,6 +360,7 @@ int cal_fit_stage(cfg_config *cfg, const cal_stage *st, const cfg_option *const 
         goto out;
     rc = 0;
 out:
+    cfg->sim.max_events = budget;
     free(mask);
     return rc;
 }

@@ -30,6 +30,7 @@ typedef struct cal_stage {
     const char *rows;                        /* the row filter, in words */
     cal_row_filter filter;
     const int *candidates;                   /* integer keys: values to try, ending at -1 */
+    double min_events;                       /* the stage's event budget per row, when above --max-events */
 } cal_stage;
 
 /* The stage table, in the order the stages run. */
@@ -55,6 +56,7 @@ typedef struct cal_stage_result {
     int nkeys;
     cal_key_fit keys[CAL_MAX_STAGE_KEYS];
     int rows, evals;                         /* rows: those that finish at the start */
+    double max_events;                       /* the event budget per row the stage ran with */
     double obj_before, obj_after;            /* mean |log(predicted/measured)| */
     double ape_before, ape_after;            /* median absolute error, fraction */
 } cal_stage_result;

@@ -133,8 +133,8 @@ static int write_overlay(const char *out, int argc, char **argv, const char *dat
                 cfg_format(cfg, kf->opt, val, sizeof val);
                 fprintf(f, "; stage %s: was %g; %d fit rows that finish (%.120s), %d evaluations;\n", res[r].stage->name,
                         kf->before, res[r].rows, res[r].stage->rows, res[r].evals);
-                fprintf(f, ";   objective (mean |log(predicted/measured)|) %.5f -> %.5f, median error %.1f%% -> %.1f%%\n",
-                        res[r].obj_before, res[r].obj_after, 100 * res[r].ape_before, 100 * res[r].ape_after);
+                fprintf(f, ";   --max-events %g; objective (mean |log(predicted/measured)|) %.5f -> %.5f, median error %.1f%% -> %.1f%%\n",
+                        res[r].max_events, res[r].obj_before, res[r].obj_after, 100 * res[r].ape_before, 100 * res[r].ape_after);
                 fprintf(f, "%s = %s\n", kf->opt->key, val);
             }
     if (fclose(f) || rename(tmp, out)) {

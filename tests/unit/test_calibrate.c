@@ -81,7 +81,7 @@ static void options(cal_options *o)
 static void fit_one(cfg_config *cfg, const char *name, const int *cand, int max_evals, const val_dataset *d,
                     cal_stage_result *r)
 {
-    cal_stage st = { "test", { name }, "all", all_rows, cand };
+    cal_stage st = { "test", { name }, "all", all_rows, cand, 0 };
     const cfg_option *k[] = { key(name) };
     cal_options o;
     options(&o);
@@ -186,7 +186,7 @@ static void simplex_two_keys(void **state)
     base_config(&cfg);
     cfg.launch.kernel_overhead_cycles = 4000;
     cfg.l2.same_address_cycles = 2.0;
-    cal_stage st = { "test", { "launch.kernel_overhead_cycles", "l2.same_address_cycles" }, "all", all_rows, NULL };
+    cal_stage st = { "test", { "launch.kernel_overhead_cycles", "l2.same_address_cycles" }, "all", all_rows, NULL, 0 };
     const cfg_option *k[] = { key("launch.kernel_overhead_cycles"), key("l2.same_address_cycles") };
     cal_options o;
     options(&o);
@@ -246,9 +246,47 @@ static void split_file(void **state)
     assert_int_equal(val_split_load(path, &s, err), -1);
 }
 
+/* cal_stage.min_events: a stage whose rows need more events than the run
+ * allows gets its own budget for the stage alone.  The counter rows need
+ * some 10^4 events; at a 100-event budget none finishes, so the stage is
+ * skipped, unless the stage asks for 10^6.  The run's budget is restored. */
+static void stage_budget_raises_the_runs(void **state)
+{
+    (void)state;
+    cfg_config truth, cfg;
+    base_config(&truth);
+    truth.l2.same_address_cycles = 3.0;
+    pat_params ps[] = { row(PAT_COUNTER, 1 << 16, 1, 1), row(PAT_COUNTER, 1 << 17, 1, 1) };
+    val_dataset d;
+    synth(&d, ps, 2, &truth);
+    const cfg_option *k[] = { key("l2.same_address_cycles") };
+    cal_options o;
+    options(&o);
+    cal_stage_result r;
+    for (int raise = 0; raise < 2; raise++) {
+        base_config(&cfg);
+        cfg.sim.max_events = 100;
+        cfg.l2.same_address_cycles = 1.5;
+        cal_stage st = { "test", { "l2.same_address_cycles" }, "all", all_rows, NULL, raise ? 1e6 : 0 };
+        int rc = cal_fit_stage(&cfg, &st, k, 1, &d, NULL, &o, &r, err);
+        assert_true(cfg.sim.max_events == 100);
+        if (!raise) {
+            assert_int_equal(rc, 1);
+            assert_true(cfg.l2.same_address_cycles == 1.5);
+        } else {
+            assert_int_equal(rc, 0);
+            assert_int_equal(r.rows, 2);
+            assert_true(r.max_events == 1e6);
+            assert_true(fabs(cfg.l2.same_address_cycles - 3.0) < 0.1);
+        }
+    }
+    free(d.rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(stage_budget_raises_the_runs),
         cmocka_unit_test(recovers_real_key),   cmocka_unit_test(recovers_integer_key),
         cmocka_unit_test(keeps_start_when_best), cmocka_unit_test(ignores_gains_below_noise),
         cmocka_unit_test(simplex_two_keys),
