@@ -50,6 +50,7 @@ typedef struct cfg_launch {
     int split_exit_smem_max_bytes;    /* ...only while an SM's workgroups declare at most this much shared memory */
     int split_exit_min_wg_per_sm;     /* ...and between these many workgroups are resident an SM */
     int split_exit_max_wg_per_sm;
+    int split_exit_share_wgs;         /* ...scaled by the share of split workgroups among about this many last */
 } cfg_launch;
 
 typedef struct cfg_core {

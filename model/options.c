@@ -40,6 +40,7 @@ static const cfg_option options[] = {
     { "launch", "split_exit_smem_max_bytes", CFG_INT, OFF(launch.split_exit_smem_max_bytes), 0, 1 << 24, "32768", "bytes", 0, NULL, "split exits cost only while the resident workgroups of an SM declare at most this much shared memory in all (above it the driver picks a larger shared-memory carveout)" },
     { "launch", "split_exit_min_wg_per_sm", CFG_INT, OFF(launch.split_exit_min_wg_per_sm), 1, 1024, "1", "workgroups", 0, NULL, "split exits cost only where at least this many workgroups are resident an SM" },
     { "launch", "split_exit_max_wg_per_sm", CFG_INT, OFF(launch.split_exit_max_wg_per_sm), 1, 1024, "1024", "workgroups", 0, NULL, "split exits cost only where at most this many workgroups are resident an SM" },
+    { "launch", "split_exit_share_wgs", CFG_INT, OFF(launch.split_exit_share_wgs), 0, 1 << 20, "0", "workgroups", 0, NULL, "the split-exit cost of a warp is scaled by the share of split workgroups among about this many last retired (an exponential average; 0: not scaled)" },
 
     { "core", "alu_latency_cycles", CFG_DOUBLE, OFF(core.alu_latency_cycles), 1, 1000, "4", "cycles", 1, NULL, "dependent ALU instruction latency" },
     { "core", "key_instructions", CFG_INT, OFF(core.key_instructions), 0, 10000, "12", "instructions", 0, NULL, "global id and lowbias32" },

@@ -887,6 +887,39 @@ static void dispatcher_leads_the_launch(void **state)
         fail_msg("4000 workgroups: the lead saved %g cycles, expected 1000", saved);
 }
 
+/* launch.split_exit_share_wgs: a split costs the dispatcher in proportion to
+ * the share of recent workgroups that split.  At p = 0.05% about an eighth
+ * of bitmask's workgroups hold a sender, at 1% nine in ten: scaled, the
+ * sparse row keeps a fraction of its split-exit time and the dense row
+ * nearly all of it; the count of early warps barely changes. */
+static void split_exit_cost_follows_the_share(void **state)
+{
+    (void)state;
+    const uint64_t n = 1 << 18;
+    cfg_config c;
+    pat_params p;
+    static const double sels[2] = { 0.0005, 0.01 };
+    double kept[2];
+    for (int i = 0; i < 2; i++) {
+        double cycles[3];
+        atom_stats st[3];
+        for (int j = 0; j < 3; j++) {
+            th_config(&c, "gpu.sm_count=8", "xbar.latency_cycles=150", j == 0 ? "launch.split_exit_cycles=0" : "launch.split_exit_cycles=4",
+                      j == 2 ? "launch.split_exit_share_wgs=128" : "launch.split_exit_share_wgs=0", NULL);
+            th_params(&p, PAT_BITMASK, n, 256);
+            p.selectivity = sels[i];
+            st[j] = th_run(&c, &p);
+            cycles[j] = st[j].cycles;
+        }
+        /* the same warps leave early, up to the timing the cost itself shifts */
+        assert_true(st[1].split_exit_warps > 0 && fabs(st[2].split_exit_warps - st[1].split_exit_warps) <= 0.02 * st[1].split_exit_warps);
+        kept[i] = (cycles[2] - cycles[0]) / (cycles[1] - cycles[0]);
+    }
+    /* not the share itself: the dispatcher absorbs part of any charge */
+    if (!(kept[0] > 0.02 && kept[0] < 0.6 && kept[1] > 0.7 && kept[1] <= 1.0 + 1e-9 && kept[1] - kept[0] > 0.2))
+        fail_msg("split-exit time kept when scaled by the share: %.3f at p = 0.05%%, %.3f at 1%%", kept[0], kept[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -900,6 +933,7 @@ int main(void)
         cmocka_unit_test(occupancy_by_shared_memory),
         cmocka_unit_test(retire_waits_for_acks),
         cmocka_unit_test(split_exits_cost_mixed_workgroups),
+        cmocka_unit_test(split_exit_cost_follows_the_share),
         cmocka_unit_test(slots_served_in_time_order),
         cmocka_unit_test(warps_start_one_by_one),
         cmocka_unit_test(occupancy_never_speeds_up_latency_bound_runs),
