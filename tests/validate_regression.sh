@@ -7,10 +7,11 @@
 # the same rows every time, so the check is deterministic.
 #
 # Recorded on 2026-11-23 with configs/h100.ini (hand-written values, split
-# exits and the dispatcher's lead included, and the calibration overlay it
-# includes): all rows, 280 of 334 ran, median |error| 2.5%, 90th percentile
-# 14.4%, Spearman 0.987; the calibration's held-out test rows
-# (validate/splits/h100.split), 47 of 50 ran, 2.0%, 10.3%, 0.984.
+# exits scaled by the share of split workgroups and the dispatcher's lead
+# included, and the calibration overlay it includes): all rows, 280 of 334
+# ran, median |error| 2.4%, 90th percentile 14.4%, Spearman 0.987; the
+# calibration's held-out test rows (validate/splits/h100.split), 47 of 50
+# ran, 1.7%, 10.3%, 0.986.
 set -u
 A=${ATOMSIM:-build/atomsim}
 case "$A" in
