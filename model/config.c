@@ -301,6 +301,10 @@ int cfg_validate(const cfg_config *c, char err[CFG_ERR_MAX])
         snprintf(err, CFG_ERR_MAX, "gpu.subgroup_size %d: the simulator supports at most 64 lanes", c->gpu.subgroup_size);
         return -1;
     }
+    if (c->l2.partition_block_lines & (c->l2.partition_block_lines - 1)) {
+        snprintf(err, CFG_ERR_MAX, "l2.partition_block_lines %d is not a power of two", c->l2.partition_block_lines);
+        return -1;
+    }
     if (c->coalesce.line_bytes & (c->coalesce.line_bytes - 1)) {
         snprintf(err, CFG_ERR_MAX, "coalesce.line_bytes %d is not a power of two", c->coalesce.line_bytes);
         return -1;

@@ -159,6 +159,15 @@ double mdl_slice_chunk_lines(const cfg_config *c, double lines);
  * each. */
 double mdl_l2_slice_cycles(const cfg_config *c, double passes, double lines, double hot_share);
 
+/* The share of requests spread evenly over `lines` consecutive lines from
+ * a block boundary that the busier half of the L2 takes (blocks of
+ * l2.partition_block_lines alternate between the halves; 0 when the
+ * config has no halves). */
+double mdl_partition_share(const cfg_config *c, double lines);
+
+/* The busier half's ingress: `requests` at partition_requests_per_cycle. */
+double mdl_partition_cycles(const cfg_config *c, double requests);
+
 /* All slices together: `ops` atomics when they spread over every slice. */
 double mdl_l2_aggregate_cycles(const cfg_config *c, double ops);
 
@@ -234,7 +243,7 @@ double mdl_nonzero_bins(double bins, double threads);
 
 /* Every bound the composition considered, for explanations and `check`. */
 enum mdl_term {
-    MDL_T_LAUNCH, MDL_T_DISPATCH, MDL_T_ISSUE, MDL_T_SLOTS, MDL_T_LSU, MDL_T_SLICE, MDL_T_ADDRESS,
+    MDL_T_LAUNCH, MDL_T_DISPATCH, MDL_T_ISSUE, MDL_T_SLOTS, MDL_T_LSU, MDL_T_SLICE, MDL_T_HALF, MDL_T_ADDRESS,
     MDL_T_DRAM, MDL_T_SMEM, MDL_T_CAS, MDL_T_TAIL, MDL_T_COUNT
 };
 typedef struct mdl_terms {

@@ -268,6 +268,29 @@ double mdl_l2_slice_cycles(const cfg_config *c, double passes, double lines, dou
     return passes * share * c->l2.atomic_issue_cycles;
 }
 
+double mdl_partition_share(const cfg_config *c, double lines)
+{
+    double block = c->l2.partition_block_lines;
+    if (block <= 0 || c->l2.partition_requests_per_cycle <= 0)
+        return 0;
+    if (lines <= block)
+        return 1;
+    double full = floor(lines / block), rest = lines - full * block;
+    double even = ceil(full / 2) * block, odd = floor(full / 2) * block;
+    if (fmod(full, 2) == 0)
+        even += rest;
+    else
+        odd += rest;
+    return (even > odd ? even : odd) / lines;
+}
+
+double mdl_partition_cycles(const cfg_config *c, double requests)
+{
+    if (c->l2.partition_requests_per_cycle <= 0)
+        return 0;
+    return requests / c->l2.partition_requests_per_cycle;
+}
+
 double mdl_l2_aggregate_cycles(const cfg_config *c, double ops)
 {
     return ops * c->l2.atomic_issue_cycles / c->l2.slice_count;

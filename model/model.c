@@ -26,6 +26,7 @@ typedef struct body {
     double addr_cycles;               /* the hottest word's dependency chain */
     double slice_passes;              /* atomic-unit passes on the busiest slice */
     double stores;                    /* store line requests */
+    double half_requests;             /* requests the busier half of the L2 takes */
     double dram_bytes;
     double smem_busy_per_sm;
     double smem_atomic_instr, smem_conflict;
@@ -65,6 +66,9 @@ static void add_warp_op(const cfg_config *c, body *b, const mdl_warp_op *w, doub
     b->addr_cycles += mdl_same_address_chain_cycles(c, issuing * w->hot_requests, w->hot_request_passes,
                                                     w->merged_sum ? 0 : w->hot_merged_lanes);
     b->slice_passes += issuing * w->passes * busiest_share(c, w->lines, w->hot_pass_share);
+    /* the hot line's block takes its share on top of the spread's */
+    double half = mdl_partition_share(c, w->lines);
+    b->half_requests += issuing * w->requests * (w->hot_pass_share + (1 - w->hot_pass_share) * half);
     b->dram_bytes += mdl_atomic_dram_bytes(c, w->lines, issuing * w->ops, w->cyclic);
 }
 
@@ -329,7 +333,7 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
 
 static const char *const term_names[MDL_T_COUNT] = {
     [MDL_T_LAUNCH] = "launch", [MDL_T_DISPATCH] = "dispatch", [MDL_T_ISSUE] = "issue",
-    [MDL_T_SLOTS] = "slots",   [MDL_T_LSU] = "lsu",           [MDL_T_SLICE] = "l2_slice",
+    [MDL_T_SLOTS] = "slots",   [MDL_T_LSU] = "lsu",           [MDL_T_SLICE] = "l2_slice", [MDL_T_HALF] = "l2_half",
     [MDL_T_ADDRESS] = "same_address", [MDL_T_DRAM] = "dram", [MDL_T_SMEM] = "smem",
     [MDL_T_CAS] = "cas_race",  [MDL_T_TAIL] = "tail",
 };
@@ -403,6 +407,7 @@ int mdl_predict_terms(const cfg_config *c, const pat_params *p, atom_stats *st, 
     tt.cycles[MDL_T_LSU] = mdl_lsu_cycles(c, b.requests + b.stores) +
                            b.ret_requests * c->coalesce.lsu_return_cycles_per_request / c->gpu.sm_count;
     tt.cycles[MDL_T_SLICE] = b.slice_passes * c->l2.atomic_issue_cycles + mdl_l2_store_cycles(c, b.stores);
+    tt.cycles[MDL_T_HALF] = mdl_partition_cycles(c, b.half_requests);
     tt.cycles[MDL_T_ADDRESS] = b.addr_cycles;
     tt.cycles[MDL_T_DRAM] = mdl_dram_cycles(c, b.dram_bytes);
     tt.cycles[MDL_T_SMEM] = b.smem_busy_per_sm;

@@ -70,6 +70,8 @@ static const cfg_option options[] = {
     { "l2", "word_chain_cycles", CFG_DOUBLE, OFF(l2.word_chain_cycles), 0, 1e4, "0", "cycles", 0, NULL, "read-modify-write latency of each link of a chain of one request's lanes on one word, when the slice is interleaving requests to other lines (shared by those lines; 0: chains run at the pass rate)" },
     { "l2", "interleave_lines", CFG_INT, OFF(l2.interleave_lines), 1, 1 << 16, "1", "lines", 1, NULL, "consecutive lines that map to one slice before hashing" },
     { "l2", "hash_ignore_mask", CFG_INT, OFF(l2.hash_ignore_mask), 0, 65535, "0", "", 1, NULL, "line-index bits the slice hash ignores (4: lines l and l^4 share a slice)" },
+    { "l2", "partition_block_lines", CFG_INT, OFF(l2.partition_block_lines), 0, 1 << 24, "0", "lines", 0, NULL, "aligned blocks of this many lines (a power of two) alternate between the two halves of the L2; each half accepts partition_requests_per_cycle requests (0: one L2, no such limit)" },
+    { "l2", "partition_requests_per_cycle", CFG_DOUBLE, OFF(l2.partition_requests_per_cycle), 0, 1e4, "0", "requests", 1, NULL, "atomic requests one half of the L2 accepts a cycle, from all SMs together (0: no limit; stores are not held to it)" },
     { "l2", "atomic_latency_cycles", CFG_DOUBLE, OFF(l2.atomic_latency_cycles), 0, 1e5, "60", "cycles", 1, NULL, "op start to its reply leaving the slice" },
     { "l2", "store_issue_cycles", CFG_DOUBLE, OFF(l2.store_issue_cycles), 0, 1e4, "1", "cycles", 1, NULL, "slice cycles per line store" },
     { "l2", "queue_depth_requests", CFG_INT, OFF(l2.queue_depth_requests), 1, 1 << 20, "64", "requests", 1, NULL, "requests a slice queues before it stalls senders" },

@@ -31,16 +31,25 @@ static int rows_sector_pass(const pat_params *p)
     return is(p, PAT_HISTOGRAM) && p->bins >= 2 && p->bins <= 32 && p->hot == 0;
 }
 
-/* Many distinct lines, no contention: the SM memory port sends one request
- * per lane.  Sub-word CAS histograms with >= 65536 bins are the same case
+/* Many distinct lines (two 256 KiB blocks and more, so both halves of the
+ * L2 take them), no contention: the SM memory port sends one request per
+ * lane.  Sub-word CAS histograms with >= 65536 bins are the same case
  * with atomics that return their old value (a read and a CAS per lane,
  * rarely retried): one port cost for both left distinct-lines 20-40% slow
  * and those CAS rows 15-22% fast, so returning requests pay their own
  * extra, fitted jointly. */
 static int rows_lsu(const pat_params *p)
 {
-    return (is(p, PAT_DISTINCT_LINES) && p->addresses >= 256 && p->addresses <= 131072) ||
+    return (is(p, PAT_DISTINCT_LINES) && p->addresses >= 4096 && p->addresses <= 131072) ||
            ((is(p, PAT_HISTOGRAM_U8_CAS) || is(p, PAT_HISTOGRAM_U16_CAS)) && p->bins >= 65536);
+}
+
+/* 256 to 2,048 lines, one block: every request goes to one half of the
+ * L2, whose ingress caps the rate (the plateau; README). */
+static int rows_half(const pat_params *p)
+{
+    return (is(p, PAT_DISTINCT_LINES) && p->addresses >= 256 && p->addresses <= 2048) ||
+           (is(p, PAT_HISTOGRAM) && p->bins >= 8192 && p->bins <= 65536 && p->hot == 0);
 }
 
 /* Two lines to a few hundred: how lines spread over slices.  The shared
@@ -86,8 +95,10 @@ static const cal_stage stages[] = {
       rows_same_address, NULL, 0 },
     { "sector_pass", { "l2.atomic_issue_cycles" }, "histogram, 2 <= bins <= 32, hot 0", rows_sector_pass, NULL, 0 },
     { "lsu", { "coalesce.lsu_cycles_per_request", "coalesce.lsu_return_cycles_per_request" },
-      "distinct-lines 256..131072 addresses, u8/u16 CAS >= 65536 bins",
+      "distinct-lines 4096..131072 addresses, u8/u16 CAS >= 65536 bins",
       rows_lsu, NULL, 0 },
+    { "half", { "l2.partition_requests_per_cycle" }, "distinct-lines 256..2048 addresses, histogram 8192..65536 bins (hot 0)",
+      rows_half, NULL, 0 },
     { "slice_hash", { "l2.hash_ignore_mask" },
       "distinct-lines 2..128 addresses, histogram 64..512 bins (n 2^20, hot 0), histogram-shared 128..1024 bins (wg 256)",
       rows_slice_hash, hash_mask_candidates, 0 },

@@ -920,6 +920,37 @@ static void split_exit_cost_follows_the_share(void **state)
         fail_msg("split-exit time kept when scaled by the share: %.3f at p = 0.05%%, %.3f at 1%%", kept[0], kept[1]);
 }
 
+/* l2.partition_*: one block of lines is one half of the L2, whose ingress
+ * takes `rate` requests a cycle; two blocks use both halves.  A fast port
+ * and plenty of slices leave the ingress the only bound that matters. */
+static void l2_halves_cap_one_block(void **state)
+{
+    (void)state;
+    const uint64_t n = 1 << 16;
+    const double rate = 2;
+    cfg_config c;
+    pat_params p;
+    static const int lines[2] = { 1024, 4096 };
+    double off[2], on[2];
+    for (int i = 0; i < 2; i++)
+        for (int cap = 0; cap < 2; cap++) {
+            th_config(&c, "gpu.sm_count=16", "coalesce.lsu_cycles_per_request=0.1", "l2.slice_count=128", "l2.slice_hash=mod",
+                      "l2.partition_block_lines=2048", cap ? "l2.partition_requests_per_cycle=2" : "l2.partition_requests_per_cycle=0",
+                      NULL);
+            th_params(&p, PAT_DISTINCT_LINES, n, 256);
+            p.addresses = (uint32_t)lines[i];
+            (cap ? on : off)[i] = th_run(&c, &p).cycles;
+        }
+    /* the cap is a floor on the body, and adds at most itself */
+    for (int i = 0; i < 2; i++) {
+        double floor = n / rate / (i ? 2 : 1);
+        if (on[i] < floor || on[i] > floor + off[i])
+            fail_msg("%d lines under a %g-request cap: %g cycles, expected %g to %g", lines[i], rate, on[i], floor,
+                     floor + off[i]);
+    }
+    assert_true(off[0] < n / rate / 4); /* without the cap nothing comes close */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -947,6 +978,7 @@ int main(void)
         cmocka_unit_test(cas_service_class_order),
         cmocka_unit_test(same_input_same_numbers),
         cmocka_unit_test(dispatcher_leads_the_launch),
+        cmocka_unit_test(l2_halves_cap_one_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

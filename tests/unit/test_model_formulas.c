@@ -139,6 +139,26 @@ static void test_slice_chunks(void **state)
     assert_true(mdl_busiest_slice_lines(&c, 8) == 4);
 }
 
+/* The busier half of the L2: blocks of 2,048 lines alternate between the
+ * halves, so one block (or less) is all one half's, 1.5 blocks two thirds,
+ * two blocks half, three blocks two thirds again. */
+static void test_partition_share(void **state)
+{
+    (void)state;
+    cfg_config c;
+    config(&c);
+    c.l2.partition_block_lines = 2048;
+    c.l2.partition_requests_per_cycle = 0;
+    assert_true(mdl_partition_share(&c, 1024) == 0); /* no cap, no halves */
+    c.l2.partition_requests_per_cycle = 35;
+    assert_true(mdl_partition_share(&c, 1) == 1);
+    assert_true(mdl_partition_share(&c, 2048) == 1);
+    assert_true(fabs(mdl_partition_share(&c, 3072) - 2.0 / 3) < 1e-12);
+    assert_true(mdl_partition_share(&c, 4096) == 0.5);
+    assert_true(fabs(mdl_partition_share(&c, 6144) - 2.0 / 3) < 1e-12);
+    assert_true(fabs(mdl_partition_cycles(&c, 3500) - 100) < 1e-9);
+}
+
 static void test_occupancy_matches_limits(void **state)
 {
     (void)state;
@@ -284,6 +304,7 @@ int main(void)
         cmocka_unit_test(test_cas_attempts),
         cmocka_unit_test(test_request_passes),
         cmocka_unit_test(test_slice_chunks),
+        cmocka_unit_test(test_partition_share),
         cmocka_unit_test(test_occupancy_matches_limits),
         cmocka_unit_test(test_predictions_shaped_like_mechanisms),
         cmocka_unit_test(test_finite_over_export_grid),
