@@ -88,8 +88,9 @@ typedef struct cfg_l2 {
     double word_chain_cycles;         /* RMW latency per chained lane when the slice interleaves lines (0: off) */
     int interleave_lines;             /* consecutive lines that map to one slice */
     int hash_ignore_mask;             /* line-index bits the slice hash ignores */
-    int partition_block_lines;        /* aligned blocks of lines that alternate between two L2 halves (0: off) */
-    double partition_requests_per_cycle; /* requests one L2 half accepts a cycle (0: no limit) */
+    int partition_block_lines;        /* aligned blocks of lines that alternate between two L2 halves */
+    double partition_link_requests_per_cycle; /* the link between the halves, each way (0: one L2) */
+    int partition_link_queue_requests;  /* its queue; a full one holds the sender's port */
     double atomic_latency_cycles;     /* op start to its result leaving the slice */
     double store_issue_cycles;        /* cycles per line store */
     int queue_depth_requests;         /* per slice; full queues stall the SM that feeds them */

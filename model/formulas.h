@@ -162,11 +162,14 @@ double mdl_l2_slice_cycles(const cfg_config *c, double passes, double lines, dou
 /* The share of requests spread evenly over `lines` consecutive lines from
  * a block boundary that the busier half of the L2 takes (blocks of
  * l2.partition_block_lines alternate between the halves; 0 when the
- * config has no halves). */
+ * config has no link between them). */
 double mdl_partition_share(const cfg_config *c, double lines);
 
-/* The busier half's ingress: `requests` at partition_requests_per_cycle. */
-double mdl_partition_cycles(const cfg_config *c, double requests);
+/* All SM ports when `share` of `requests` go to the busier half of the L2
+ * (port_cycles each at an SM's port): the SMs by the other half send them
+ * over the link between the halves (partition_link_requests_per_cycle each
+ * way) and are held to its rate; 0 when the config has no link. */
+double mdl_partition_cycles(const cfg_config *c, double requests, double share, double port_cycles);
 
 /* All slices together: `ops` atomics when they spread over every slice. */
 double mdl_l2_aggregate_cycles(const cfg_config *c, double ops);

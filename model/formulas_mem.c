@@ -271,7 +271,7 @@ double mdl_l2_slice_cycles(const cfg_config *c, double passes, double lines, dou
 double mdl_partition_share(const cfg_config *c, double lines)
 {
     double block = c->l2.partition_block_lines;
-    if (block <= 0 || c->l2.partition_requests_per_cycle <= 0)
+    if (block <= 0 || c->l2.partition_link_requests_per_cycle <= 0)
         return 0;
     if (lines <= block)
         return 1;
@@ -284,11 +284,20 @@ double mdl_partition_share(const cfg_config *c, double lines)
     return (even > odd ? even : odd) / lines;
 }
 
-double mdl_partition_cycles(const cfg_config *c, double requests)
+double mdl_partition_cycles(const cfg_config *c, double requests, double share, double port_cycles)
 {
-    if (c->l2.partition_requests_per_cycle <= 0)
+    double link = c->l2.partition_link_requests_per_cycle;
+    if (link <= 0 || share <= 0 || requests <= 0 || port_cycles <= 0)
         return 0;
-    return requests / c->l2.partition_requests_per_cycle;
+    /* Each side's SMs run at their ports or at the link's rate over the
+     * share of their requests that cross (`share` for the side away from the
+     * busier half, the rest for the near side), whichever is lower: a full
+     * link queue holds them, and the other side takes on the workgroups
+     * they cannot. */
+    double side = c->gpu.sm_count / 2.0 / port_cycles;
+    double far = link / share < side ? link / share : side;
+    double near = share < 1 && link / (1 - share) < side ? link / (1 - share) : side;
+    return requests / (near + far);
 }
 
 double mdl_l2_aggregate_cycles(const cfg_config *c, double ops)

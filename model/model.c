@@ -26,7 +26,7 @@ typedef struct body {
     double addr_cycles;               /* the hottest word's dependency chain */
     double slice_passes;              /* atomic-unit passes on the busiest slice */
     double stores;                    /* store line requests */
-    double half_requests;             /* requests the busier half of the L2 takes */
+    double half_requests;             /* requests to the busier half of the L2 */
     double dram_bytes;
     double smem_busy_per_sm;
     double smem_atomic_instr, smem_conflict;
@@ -407,7 +407,10 @@ int mdl_predict_terms(const cfg_config *c, const pat_params *p, atom_stats *st, 
     tt.cycles[MDL_T_LSU] = mdl_lsu_cycles(c, b.requests + b.stores) +
                            b.ret_requests * c->coalesce.lsu_return_cycles_per_request / c->gpu.sm_count;
     tt.cycles[MDL_T_SLICE] = b.slice_passes * c->l2.atomic_issue_cycles + mdl_l2_store_cycles(c, b.stores);
-    tt.cycles[MDL_T_HALF] = mdl_partition_cycles(c, b.half_requests);
+    if (b.requests > 0)
+        tt.cycles[MDL_T_HALF] = mdl_partition_cycles(c, b.requests, b.half_requests / b.requests,
+                                                     c->coalesce.lsu_cycles_per_request +
+                                                         c->coalesce.lsu_return_cycles_per_request * b.ret_requests / b.requests);
     tt.cycles[MDL_T_ADDRESS] = b.addr_cycles;
     tt.cycles[MDL_T_DRAM] = mdl_dram_cycles(c, b.dram_bytes);
     tt.cycles[MDL_T_SMEM] = b.smem_busy_per_sm;

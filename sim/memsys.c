@@ -79,8 +79,9 @@ struct mem_sys {
     double xbar, lsu, lsu_ret, issue, cas_issue, same_addr, atom_lat, store_issue, dram_lat, dram_bpc;
     int merge_rule, merge_cas, compiler_agg, hol, hash, interleave, hold_all;
     int part_shift;        /* line index >> part_shift: the L2 half's block (-1: one L2) */
-    double part_cycles;    /* a half's ingress: cycles per request */
-    double part_free[2];   /* when each half's ingress takes its next request */
+    double link_cycles;    /* the link between the halves: cycles per request, each way */
+    double link_queue;     /* requests its queue holds before it holds a sender's port */
+    double link_free[2];   /* when it takes its next request from side 0 and from side 1 */
     /* the slice hash does not see some low line bits: the line's bits
      * below squeeze_bits go through squeeze[] (kept bits packed down), the
      * rest shift down by squeeze_drop */
@@ -223,10 +224,11 @@ int mem_open(const cfg_config *cfg, const sim_layout *lay, int nwarps, uint64_t 
     m->hol = cfg->l2.hol_blocking;
     m->hold_all = cfg->l2.full_queue_holds == CFG_HOLD_ALL;
     m->hash = cfg->l2.slice_hash;
-    m->part_shift = cfg->l2.partition_block_lines > 0 && cfg->l2.partition_requests_per_cycle > 0
+    m->part_shift = cfg->l2.partition_block_lines > 0 && cfg->l2.partition_link_requests_per_cycle > 0
                         ? __builtin_ctz((unsigned)cfg->l2.partition_block_lines)
                         : -1;
-    m->part_cycles = m->part_shift >= 0 ? 1.0 / cfg->l2.partition_requests_per_cycle : 0;
+    m->link_cycles = m->part_shift >= 0 ? 1.0 / cfg->l2.partition_link_requests_per_cycle : 0;
+    m->link_queue = cfg->l2.partition_link_queue_requests;
     if ((double)m->nslices * m->qdepth > 64e6) {
         snprintf(err, CFG_ERR_MAX, "l2.slice_count x l2.queue_depth_requests = %.0f queue entries is too many (max 6.4e7)",
                  (double)m->nslices * m->qdepth);
@@ -407,30 +409,42 @@ static int coalesce(mem_sys *m, const sim_op *op, int *nops_out)
     return nreq;
 }
 
-/* Sends request r from SM `sm` no earlier than t: the memory port (busy
- * `port` cycles for it), the crossbar and the slice's bounded queue; a
- * full queue holds the port too when `holds`.  Returns the admission cycle. */
-/* A request's arrival at its slice.  The L2's two halves each take a
- * limited number of requests a cycle, and aligned blocks of lines alternate
- * between them (H100: a histogram or distinct-lines run on 256 to 2,048
- * lines, one 256 KiB block, is held to about 35 requests a cycle, 3.8
- * cycles of each SM's port time per lane; from 3,072 lines on the SMs'
- * ports bind, 3.0; README).  In arrival order, like everything here.
- * Atomics only: the evidence is theirs, and with stores too the 2^24
- * store rows, whose SMs write a moving window of a few blocks, ran 3-5%
- * slower, away from the GPU. */
-static double half_arrival(mem_sys *m, uint64_t line, double arr)
+/* The crossbar from SM `sm` for a request on `line` sent at t, arriving
+ * at arr unless it crosses between the L2's halves.  Aligned blocks of
+ * lines alternate between the halves, and even SMs sit by half 0, odd ones
+ * by half 1 (alternating, so that workgroups handed out in order do not
+ * line up with blocks of lines).  A request to the other half queues for
+ * the link between them, which carries a limited number of requests a
+ * cycle each way, and a full queue there (l2.partition_link_queue_requests)
+ * holds the sender's port.  H100 (README): one block is a plateau at 3.8 cycles
+ * of port time per lane against 3.0, and from 2,048 to 3,072 lines the
+ * time falls as the far SMs' share of crossing requests does.  Returns the
+ * arrival. */
+static double cross_halves(mem_sys *m, int sm, uint64_t line, double t, double arr, double port)
 {
     if (m->part_shift < 0)
         return arr;
-    double *free_at = &m->part_free[line >> m->part_shift & 1];
+    int side = sm & 1;
+    if ((int)(line >> m->part_shift & 1) == side)
+        return arr;
+    double *free_at = &m->link_free[side];
     if (*free_at > arr)
         arr = *free_at;
-    *free_at = arr + m->part_cycles;
+    *free_at = arr + m->link_cycles;
+    double entered = arr - m->link_queue * m->link_cycles; /* a queue slot freed up */
+    if (entered > t + m->xbar) {
+        double hold = entered - m->xbar + port;
+        if (hold > m->port_free[sm])
+            m->port_free[sm] = hold;
+    }
     return arr;
 }
 
-static double send_request(mem_sys *m, int sm, double t, double arr, double port, slice *sl, double *arrival, int holds)
+/* Sends request r from SM `sm` no earlier than t: the memory port (busy
+ * `port` cycles for it), the crossbar and the slice's bounded queue; a
+ * full queue holds the port too when `holds`.  Returns the admission cycle. */
+static double send_request(mem_sys *m, int sm, double t, double port, uint64_t line, int crosses, slice *sl,
+                           double *arrival, int holds)
 {
     /* All requests of one instruction leave together; the port then stays
      * busy for lsu cycles per request.  The engine only issues a memory
@@ -438,6 +452,7 @@ static double send_request(mem_sys *m, int sm, double t, double arr, double port
      * request's arrival close to the event order that resolves it. */
     double base = m->port_free[sm] > t ? m->port_free[sm] : t;
     m->port_free[sm] = base + port;
+    double arr = crosses ? cross_halves(m, sm, line, t, t + m->xbar, port) : t + m->xbar;
     double slot_free = sl->ring[sl->pos]; /* departure of the request Q places back */
     double adm = arr > slot_free ? arr : slot_free;
     if (adm > arr && holds) {
@@ -630,7 +645,7 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
     for (int r = 0; r < nreq; r++) {
         slice *sl = &m->slices[slice_of(m, m->req_line[r])];
         double arrival;
-        double adm = send_request(m, sm, t, half_arrival(m, m->req_line[r], t + m->xbar), port, sl, &arrival, holds);
+        double adm = send_request(m, sm, t, port, m->req_line[r], 1, sl, &arrival, holds);
         double start = adm > sl->free ? adm : sl->free;
         double base = line_ready(m, m->req_line[r], start, r);
         /* The atomic unit works a request sector by sector; a pass updates
@@ -737,7 +752,7 @@ int mem_cas_send(mem_sys *m, int w, int sm, double t, const sim_op *op, uint32_t
         cas_req *q = &m->req[id];
         q->lanes = lanes;
         q->line = m->req_line[r];
-        q->arrival = half_arrival(m, q->line, t + m->xbar);
+        q->arrival = cross_halves(m, sm, q->line, t, t + m->xbar, port);
         q->busy = passes * (op->atomic == SIM_ATOMIC_CAS ? m->cas_issue : m->issue);
         q->bytes = req_bytes(m, r);
         q->warp = w;
@@ -941,7 +956,7 @@ double mem_store(mem_sys *m, int sm, double t, const sim_op *op, double *sent)
     for (int r = 0; r < nreq; r++) {
         slice *sl = &m->slices[slice_of(m, m->req_line[r])];
         double arrival;
-        double adm = send_request(m, sm, t, t + m->xbar, m->lsu, sl, &arrival, m->hold_all);
+        double adm = send_request(m, sm, t, m->lsu, m->req_line[r], 0, sl, &arrival, m->hold_all);
         double start = adm > sl->free ? adm : sl->free;
         /* write-back: the line's sectors leave for DRAM at DRAM's pace */
         double bytes = req_bytes(m, r);

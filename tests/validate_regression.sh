@@ -7,11 +7,11 @@
 # the same rows every time, so the check is deterministic.
 #
 # Recorded on 2026-11-23 with configs/h100.ini (hand-written values, the
-# L2's two halves and the slice hash that spreads consecutive line groups
-# included, and the calibration overlay it includes): all rows, 281 of 334
-# ran, median |error| 2.0%, 90th percentile 14.2%, Spearman 0.988; the
-# calibration's held-out test rows (validate/splits/h100.split), 47 of 50
-# ran, 1.7%, 6.5%, 0.986.
+# link between the L2's halves and the slice hash that spreads consecutive
+# line groups included, and the calibration overlay it includes): all
+# rows, 281 of 334 ran, median |error| 2.2%, 90th percentile 13.0%,
+# Spearman 0.988; the calibration's held-out test rows
+# (validate/splits/h100.split), 47 of 50 ran, 1.7%, 6.3%, 0.986.
 set -u
 A=${ATOMSIM:-build/atomsim}
 case "$A" in

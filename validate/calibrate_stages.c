@@ -44,9 +44,9 @@ static int rows_lsu(const pat_params *p)
            ((is(p, PAT_HISTOGRAM_U8_CAS) || is(p, PAT_HISTOGRAM_U16_CAS)) && p->bins >= 65536);
 }
 
-/* 256 to 2,048 lines, one block: every request goes to one half of the
- * L2, whose ingress caps the rate (the plateau; README). */
-static int rows_half(const pat_params *p)
+/* 256 to 2,048 lines, one block, all in one half of the L2: the SMs by the
+ * other half are held to the link between the halves (the plateau; README). */
+static int rows_link(const pat_params *p)
 {
     return (is(p, PAT_DISTINCT_LINES) && p->addresses >= 256 && p->addresses <= 2048) ||
            (is(p, PAT_HISTOGRAM) && p->bins >= 8192 && p->bins <= 65536 && p->hot == 0);
@@ -97,8 +97,8 @@ static const cal_stage stages[] = {
     { "lsu", { "coalesce.lsu_cycles_per_request", "coalesce.lsu_return_cycles_per_request" },
       "distinct-lines 4096..131072 addresses, u8/u16 CAS >= 65536 bins",
       rows_lsu, NULL, 0 },
-    { "half", { "l2.partition_requests_per_cycle" }, "distinct-lines 256..2048 addresses, histogram 8192..65536 bins (hot 0)",
-      rows_half, NULL, 0 },
+    { "l2_link", { "l2.partition_link_requests_per_cycle" },
+      "distinct-lines 256..2048 addresses, histogram 8192..65536 bins (hot 0)", rows_link, NULL, 0 },
     { "slice_hash", { "l2.hash_ignore_mask" },
       "distinct-lines 2..128 addresses, histogram 64..512 bins (n 2^20, hot 0), histogram-shared 128..1024 bins (wg 256)",
       rows_slice_hash, hash_mask_candidates, 0 },

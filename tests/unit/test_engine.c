@@ -920,35 +920,48 @@ static void split_exit_cost_follows_the_share(void **state)
         fail_msg("split-exit time kept when scaled by the share: %.3f at p = 0.05%%, %.3f at 1%%", kept[0], kept[1]);
 }
 
-/* l2.partition_*: one block of lines is one half of the L2, whose ingress
- * takes `rate` requests a cycle; two blocks use both halves.  A fast port
- * and plenty of slices leave the ingress the only bound that matters. */
-static void l2_halves_cap_one_block(void **state)
+/* l2.partition_*: aligned blocks of lines alternate between the L2's two
+ * halves, and the SMs by one half reach the other over a link of `rate`
+ * requests a cycle each way.  16 SMs whose ports send one request a cycle:
+ * 16 requests a cycle without the link.  One block (all lines in half 0):
+ * the 8 near SMs at their ports and the link's 3, about 11 a cycle,
+ * because the link's full queue (16 requests, short against the run) holds
+ * the far SMs' ports and the near ones take more of the workgroups (left
+ * free, the far SMs would keep their share and the link would carry half
+ * of all requests, 6 a cycle).  Two blocks: both directions carry traffic,
+ * 12 a cycle if each side kept its even split, more as workgroups on the
+ * near half finish first and their SMs come back for more; less than 16. */
+static void l2_halves_link(void **state)
 {
     (void)state;
-    const uint64_t n = 1 << 16;
-    const double rate = 2;
+    const uint64_t n = 1 << 18;
     cfg_config c;
     pat_params p;
     static const int lines[2] = { 1024, 4096 };
-    double off[2], on[2];
+    double off = 0, on[2];
     for (int i = 0; i < 2; i++)
-        for (int cap = 0; cap < 2; cap++) {
-            th_config(&c, "gpu.sm_count=16", "coalesce.lsu_cycles_per_request=0.1", "l2.slice_count=128", "l2.slice_hash=mod",
-                      "l2.partition_block_lines=2048", cap ? "l2.partition_requests_per_cycle=2" : "l2.partition_requests_per_cycle=0",
-                      NULL);
+        for (int link = 0; link < 2; link++) {
+            th_config(&c, "gpu.sm_count=16", "coalesce.lsu_cycles_per_request=1", "l2.slice_count=128",
+                      "l2.slice_hash=mod", "l2.atomic_issue_cycles=0.1", "l2.partition_block_lines=2048",
+                      "l2.partition_link_queue_requests=16",
+                      link ? "l2.partition_link_requests_per_cycle=3" : "l2.partition_link_requests_per_cycle=0", NULL);
             th_params(&p, PAT_DISTINCT_LINES, n, 256);
             p.addresses = (uint32_t)lines[i];
-            (cap ? on : off)[i] = th_run(&c, &p).cycles;
+            double cycles = th_run(&c, &p).cycles;
+            if (link)
+                on[i] = cycles;
+            else if (i == 0)
+                off = cycles;
+            else
+                assert_true(fabs(cycles - off) < 0.01 * off); /* no link: the block count does not matter */
         }
-    /* the cap is a floor on the body, and adds at most itself */
-    for (int i = 0; i < 2; i++) {
-        double floor = n / rate / (i ? 2 : 1);
-        if (on[i] < floor || on[i] > floor + off[i])
-            fail_msg("%d lines under a %g-request cap: %g cycles, expected %g to %g", lines[i], rate, on[i], floor,
-                     floor + off[i]);
-    }
-    assert_true(off[0] < n / rate / 4); /* without the cap nothing comes close */
+    double fixed = off - n / 16.0; /* everything but the ports' n / 16 cycles */
+    double rate[2];
+    for (int i = 0; i < 2; i++)
+        rate[i] = n / (on[i] - fixed);
+    if (rate[0] < 0.85 * 11 || rate[0] > 1.05 * 11 || rate[1] < 12 || rate[1] > 0.9 * 16)
+        fail_msg("over a 3-request link: %.2f requests a cycle at one block (about 11), %.2f at two (12 to 14.4)",
+                 rate[0], rate[1]);
 }
 
 int main(void)
@@ -978,7 +991,7 @@ int main(void)
         cmocka_unit_test(cas_service_class_order),
         cmocka_unit_test(same_input_same_numbers),
         cmocka_unit_test(dispatcher_leads_the_launch),
-        cmocka_unit_test(l2_halves_cap_one_block),
+        cmocka_unit_test(l2_halves_link),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

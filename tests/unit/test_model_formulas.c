@@ -141,22 +141,31 @@ static void test_slice_chunks(void **state)
 
 /* The busier half of the L2: blocks of 2,048 lines alternate between the
  * halves, so one block (or less) is all one half's, 1.5 blocks two thirds,
- * two blocks half, three blocks two thirds again. */
+ * two blocks half, three blocks two thirds again; the far side's SMs are
+ * held to the link's rate over that share. */
 static void test_partition_share(void **state)
 {
     (void)state;
     cfg_config c;
     config(&c);
     c.l2.partition_block_lines = 2048;
-    c.l2.partition_requests_per_cycle = 0;
+    c.l2.partition_link_requests_per_cycle = 0;
     assert_true(mdl_partition_share(&c, 1024) == 0); /* no cap, no halves */
-    c.l2.partition_requests_per_cycle = 35;
+    c.l2.partition_link_requests_per_cycle = 14;
     assert_true(mdl_partition_share(&c, 1) == 1);
     assert_true(mdl_partition_share(&c, 2048) == 1);
     assert_true(fabs(mdl_partition_share(&c, 3072) - 2.0 / 3) < 1e-12);
     assert_true(mdl_partition_share(&c, 4096) == 0.5);
     assert_true(fabs(mdl_partition_share(&c, 6144) - 2.0 / 3) < 1e-12);
-    assert_true(fabs(mdl_partition_cycles(&c, 3500) - 100) < 1e-9);
+    /* 100 SMs at 2 cycles a request: 25 a cycle a side.  Over a 10-request
+     * link the far side runs at 10 a cycle at one block (share 1), 15 at
+     * two thirds (the near side, a third across, keeps its 25), and both
+     * sides at 20 when the lines split evenly */
+    c.gpu.sm_count = 100;
+    c.l2.partition_link_requests_per_cycle = 10;
+    assert_true(fabs(mdl_partition_cycles(&c, 3500, 1, 2) - 100) < 1e-9);
+    assert_true(fabs(mdl_partition_cycles(&c, 4000, 2.0 / 3, 2) - 100) < 1e-9);
+    assert_true(fabs(mdl_partition_cycles(&c, 4000, 0.5, 2) - 100) < 1e-9);
 }
 
 static void test_occupancy_matches_limits(void **state)
