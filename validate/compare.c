@@ -78,8 +78,9 @@ int val_predict_all(const cfg_config *cfg, const val_dataset *d, val_engine_fn f
 }
 
 /* Ranks 1..n of v into r, runs within tie_frac of their first sharing
- * their mean rank. */
-static void tied_ranks(const double *v, size_t n, double tie_frac, double *r, size_t *idx)
+ * their mean rank; with `also`, each run's entries of `also` are replaced
+ * by their mean as well. */
+static void tied_ranks(const double *v, size_t n, double tie_frac, double *r, size_t *idx, double *also)
 {
     gsl_sort_index(idx, v, 1, n);
     for (size_t a = 0; a < n;) {
@@ -87,8 +88,14 @@ static void tied_ranks(const double *v, size_t n, double tie_frac, double *r, si
         while (b < n && v[idx[b]] <= v[idx[a]] * (1 + tie_frac))
             b++;
         double mean = 0.5 * (double)(a + 1 + b); /* of ranks a+1..b */
-        for (size_t k = a; k < b; k++)
+        double also_mean = 0;
+        for (size_t k = a; k < b; k++) {
             r[idx[k]] = mean;
+            if (also)
+                also_mean += also[idx[k]] / (double)(b - a);
+        }
+        for (size_t k = a; also && k < b; k++)
+            also[idx[k]] = also_mean;
         a = b;
     }
 }
@@ -98,8 +105,8 @@ double val_spearman_tied(const double *x, const double *y, size_t n, double tie_
     if (n < 2)
         return NAN;
     double *rx = work, *ry = work + n;
-    tied_ranks(x, n, tie_frac, rx, idx);
-    tied_ranks(y, n, tie_frac, ry, idx);
+    tied_ranks(y, n, 0, ry, idx, NULL);
+    tied_ranks(x, n, tie_frac, rx, idx, ry); /* y's order inside x's ties is not scored */
     double mx = gsl_stats_mean(rx, 1, n), my = gsl_stats_mean(ry, 1, n), sxy = 0, sxx = 0, syy = 0;
     for (size_t i = 0; i < n; i++) {
         sxy += (rx[i] - mx) * (ry[i] - my);

@@ -27,7 +27,7 @@ typedef struct val_summary {
     int rows, ran;
     double ape_median, ape_p90;
     double spearman;                   /* NAN when the measured times span 2x or less */
-    double spearman_tied;              /* the same with ties below tie_frac (val_spearman_tied); NAN also when tie_frac is 0 */
+    double spearman_tied;              /* the same with measured ties below tie_frac (val_spearman_tied); NAN also when tie_frac is 0 */
     double span;                       /* max / min measured time */
 } val_summary;
 
@@ -37,13 +37,16 @@ typedef struct val_summary {
 void val_summarize(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, int pattern,
                    double tie_frac, val_summary *s);
 
-/* Spearman's rho where two values of x (and of y) closer than tie_frac of
- * the smaller count as equal: a run of sorted values each within tie_frac
- * of the run's first shares the run's mean rank. Two boards measure the
- * same row 0.45% apart at the median (validate/data/h100-b2.csv), so rows
- * closer than that carry no order a model could be asked to reproduce.
- * tie_frac = 0 is the plain coefficient. work holds 2 n doubles, idx n
- * indices. NAN for n < 2 or when one side is all one rank. */
+/* Spearman's rho where values of x (the measurement) closer than tie_frac
+ * count as equal and y's (the prediction's) order among them is not
+ * scored: a run of sorted x values each within tie_frac of the run's first
+ * shares the run's mean rank, and the y ranks of its rows are replaced by
+ * their mean. Two boards measure the same row 0.45% apart at the median
+ * (validate/data/h100-b2.csv), so rows closer than that carry no order a
+ * model could be asked to reproduce; a prediction's own near ties earn
+ * nothing where the measurement does order its rows. tie_frac = 0 leaves
+ * only exact measured ties unscored. work holds 2 n doubles, idx n indices. NAN for n < 2
+ * or when one side is all one rank. */
 double val_spearman_tied(const double *x, const double *y, size_t n, double tie_frac, double *work, size_t *idx);
 
 /* Simulated over GPU-counted compare-and-swaps, over the same rows as

@@ -27,8 +27,9 @@ static void usage(FILE *f)
                "reported as not run, never guessed.  With thresholds, exits 1 when the overall\n"
                "error passes them.  --split (validate/split.h) with --rows keeps only the fit or\n"
                "the held-out test rows of a calibration split.  --tie-pct P adds a column,\n"
-               "spearman~, the rank correlation with times closer than P%% counted as equal\n"
-               "(two boards measure a row 0.45%% apart at the median).\n");
+               "spearman~, the rank correlation with measured times closer than P%% counted\n"
+               "as equal and the prediction's order among them not scored (two boards measure\n"
+               "a row 0.45%% apart at the median).\n");
 }
 
 static int cmp_ape_desc(const void *a, const void *b, void *ctx)
@@ -312,7 +313,8 @@ int cmd_validate(int argc, char **argv)
         val_summarize(&d, pr, keep, -1, tie_pct / 100, &s);
         print_summary_line("overall", &s, tied);
         if (tied)
-            printf("(spearman~: times within %g%% of each other ranked equal)\n", tie_pct);
+            printf("(spearman~: measured times within %g%% of each other ranked equal, the prediction's order among them not scored)\n",
+                   tie_pct);
         if (d.has_cas)
             print_cas_summary(&d, pr, keep);
         size_t *order = malloc(d.count * sizeof *order), n = 0;
