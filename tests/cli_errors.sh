@@ -46,6 +46,8 @@ expect "missing --pattern" 2 "--pattern" "$A" run --n 1024
 expect "unknown --format" 2 "xml" run --format xml
 expect "unknown --engine" 2 "gpu" run --engine gpu
 expect "unexpected argument" 2 "stray" run stray
+expect "L2 block not a power of two" 2 "partition_block_lines 3 is not a power of two" run -p l2.partition_block_lines=3
+expect "L2 link queue out of range" 2 "partition_link_queue_requests: 0 is out of range" run -p l2.partition_link_queue_requests=0
 
 # --- config files ---------------------------------------------------------
 expect "unknown config key (file:line, key)" 2 "bad_unknown_key\.ini:3:.*sm_cuont" run --config $D/bad_unknown_key.ini
