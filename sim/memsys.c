@@ -416,10 +416,11 @@ static int coalesce(mem_sys *m, const sim_op *op, int *nops_out)
  * line up with blocks of lines).  A request to the other half queues for
  * the link between them, which carries a limited number of requests a
  * cycle each way, and a full queue there (l2.partition_link_queue_requests)
- * holds the sender's port.  H100 (README): one block is a plateau at 3.8 cycles
- * of port time per lane against 3.0, and from 2,048 to 3,072 lines the
- * time falls as the far SMs' share of crossing requests does.  Returns the
- * arrival. */
+ * holds the sender's port.  H100 (README): one block is a plateau at 3.8
+ * cycles of port time per lane against 3.0, and from 2,048 to 3,072 lines
+ * the time falls as the far SMs' share of crossing requests does.
+ * Atomics only: stores held to it ran the 2^24 store rows 3-5% slow.
+ * Returns the arrival. */
 static double cross_halves(mem_sys *m, int sm, uint64_t line, double t, double arr, double port)
 {
     if (m->part_shift < 0)
@@ -440,9 +441,10 @@ static double cross_halves(mem_sys *m, int sm, uint64_t line, double t, double a
     return arr;
 }
 
-/* Sends request r from SM `sm` no earlier than t: the memory port (busy
- * `port` cycles for it), the crossbar and the slice's bounded queue; a
- * full queue holds the port too when `holds`.  Returns the admission cycle. */
+/* Sends a request on `line` from SM `sm` no earlier than t: the memory
+ * port (busy `port` cycles for it), the crossbar (and, when `crosses`, the
+ * link between the L2's halves) and the slice's bounded queue; a full queue
+ * holds the port too when `holds`.  Returns the admission cycle. */
 static double send_request(mem_sys *m, int sm, double t, double port, uint64_t line, int crosses, slice *sl,
                            double *arrival, int holds)
 {
