@@ -131,7 +131,9 @@ typedef struct cfg_dispatch {
     double density_penalty_start;     /* seed 000: continuous penalty from this fraction ... */
     double density_inhibit;           /* ... and negative infinity above this one */
     int inhibit_cas;                  /* CAS-based algorithms inhibited regardless of density */
-    int data_on_gpu;                  /* 1: inputs live on the GPU (moving them to the CPU costs) */
+    int rule;                         /* enum dsp_rule: cost or seed */
+    int data_on;                      /* enum dsp_data_on: where the input lives */
+    double host_launch_us;            /* submit + wait on the host, beyond the GPU's own launch */
     double pcie_bandwidth_gbps;
 } cfg_dispatch;
 

@@ -1,5 +1,5 @@
-/* export.c - builds the cost tables (grid, cells, derived thresholds); the
- * writers for JSON, CSV and C header are in export_write.c. */
+/* export.c - builds the cost tables: each pattern's grid, its cells and
+ * the decisions; the writers (JSON, CSV, C header) are in export_write.c. */
 #include "export.h"
 
 #include <math.h>
@@ -10,8 +10,10 @@
 #include "density.h"
 #include "model.h"
 
-static const char *const axis_names[] = {
+static const char *const axis_names[EXP_AXIS_KIND_COUNT] = {
     [EXP_AXIS_N] = "n",
+    [EXP_AXIS_WG] = "wg",
+    [EXP_AXIS_SMEM] = "smem_per_wg",
     [EXP_AXIS_SELECTIVITY] = "selectivity",
     [EXP_AXIS_BINS] = "bins",
     [EXP_AXIS_HOT] = "hot",
@@ -20,12 +22,56 @@ static const char *const axis_names[] = {
 
 const char *exp_axis_name(enum exp_axis_kind k)
 {
-    return axis_names[k];
+    return (unsigned)k < EXP_AXIS_KIND_COUNT ? axis_names[k] : "?";
 }
 
+int exp_axis_from_name(const char *name, enum exp_axis_kind *out)
+{
+    for (int i = 0; i < EXP_AXIS_KIND_COUNT; i++)
+        if (!strcmp(name, axis_names[i])) {
+            *out = (enum exp_axis_kind)i;
+            return 0;
+        }
+    return -1;
+}
+
+/* Counts and sizes interpolate in log2: a density of 1/K is then exact
+ * between powers of two, and a GPU's time per element is closer to linear
+ * in log n than in n.  Shared memory interpolates linearly from 0. */
 int exp_axis_log2(enum exp_axis_kind k)
 {
-    return k == EXP_AXIS_N || k == EXP_AXIS_BINS || k == EXP_AXIS_ADDRESSES;
+    return k == EXP_AXIS_N || k == EXP_AXIS_WG || k == EXP_AXIS_BINS || k == EXP_AXIS_ADDRESSES;
+}
+
+int exp_axis_gpu_only(enum exp_axis_kind k)
+{
+    return k == EXP_AXIS_WG || k == EXP_AXIS_SMEM;
+}
+
+double exp_axis_value(const pat_params *p, enum exp_axis_kind k)
+{
+    switch (k) {
+    case EXP_AXIS_N: return (double)p->n;
+    case EXP_AXIS_WG: return p->wg;
+    case EXP_AXIS_SMEM: return p->smem_per_wg;
+    case EXP_AXIS_SELECTIVITY: return p->selectivity;
+    case EXP_AXIS_BINS: return p->bins;
+    case EXP_AXIS_HOT: return p->hot;
+    default: return p->addresses;
+    }
+}
+
+void exp_axis_set(pat_params *p, enum exp_axis_kind k, double v)
+{
+    switch (k) {
+    case EXP_AXIS_N: p->n = (uint64_t)v; break;
+    case EXP_AXIS_WG: p->wg = (int)v; break;
+    case EXP_AXIS_SMEM: p->smem_per_wg = (uint32_t)v; break;
+    case EXP_AXIS_SELECTIVITY: p->selectivity = v; break;
+    case EXP_AXIS_BINS: p->bins = (uint32_t)v; break;
+    case EXP_AXIS_HOT: p->hot = v; break;
+    default: p->addresses = (uint32_t)v; break;
+    }
 }
 
 static void pow2_axis(exp_axis *a, enum exp_axis_kind kind, int lo, int hi)
@@ -36,27 +82,46 @@ static void pow2_axis(exp_axis *a, enum exp_axis_kind kind, int lo, int hi)
         a->values[a->count++] = ldexp(1.0, e);
 }
 
-/* 0, then 1-2-5 steps from 0.001 to 1. */
-static void selectivity_axis(exp_axis *a)
+static void list_axis(exp_axis *a, enum exp_axis_kind kind, const double *v, int count)
 {
-    static const double v[] = { 0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1 };
-    a->kind = EXP_AXIS_SELECTIVITY;
-    a->count = (int)(sizeof v / sizeof v[0]);
-    memcpy(a->values, v, sizeof v);
+    a->kind = kind;
+    a->count = count;
+    memcpy(a->values, v, (size_t)count * sizeof *v);
 }
 
-static void hot_axis(exp_axis *a)
+/* Workgroup sizes: the powers of two, and between them the sizes that
+ * change how many workgroups an SM holds (96, 192, 384, 768: 1.5x). */
+static void wg_axis(const cfg_config *c, exp_axis *a)
 {
-    a->kind = EXP_AXIS_HOT;
-    a->count = 21;
-    for (int i = 0; i <= 20; i++)
-        a->values[i] = i / 20.0; /* exact: 0.05 steps written as i/20 */
+    static const double v[] = { 32, 64, 96, 128, 192, 256, 384, 512, 768, 1024 };
+    (void)c;
+    list_axis(a, EXP_AXIS_WG, v, (int)(sizeof v / sizeof v[0]));
 }
+
+/* Shared memory per workgroup, 0 to what one workgroup may allocate, in
+ * 8 KiB steps: on the H100 these are 32, 25, 13, 9, 6, 5 and 4 workgroups an
+ * SM, the steps that move the GPU's time most. */
+static void smem_axis(const cfg_config *c, exp_axis *a)
+{
+    a->kind = EXP_AXIS_SMEM;
+    a->count = 0;
+    for (int b = 0; b <= c->gpu.max_smem_per_wg_bytes && a->count < EXP_MAX_VALUES; b += 8192)
+        a->values[a->count++] = b;
+    if (a->values[a->count - 1] < c->gpu.max_smem_per_wg_bytes && a->count < EXP_MAX_VALUES)
+        a->values[a->count++] = c->gpu.max_smem_per_wg_bytes;
+}
+
+/* 0, then 1-2-5 steps from 0.001 to 1. */
+static const double selectivities[] = { 0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1 };
+/* Hot fractions: denser where bin 0 starts to dominate. */
+static const double hots[] = { 0, 0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1 };
 
 int exp_axes_of(const cfg_config *c, enum pat_id id, exp_axis *axes, int *count)
 {
     int k = 0;
     pow2_axis(&axes[k++], EXP_AXIS_N, 10, 26);
+    wg_axis(c, &axes[k++]);
+    smem_axis(c, &axes[k++]);
     switch (id) {
     case PAT_STORE:
     case PAT_COUNTER:
@@ -64,11 +129,11 @@ int exp_axes_of(const cfg_config *c, enum pat_id id, exp_axis *axes, int *count)
     case PAT_COMPACTION:
     case PAT_CAS_APPEND:
     case PAT_BITMASK:
-        selectivity_axis(&axes[k++]);
+        list_axis(&axes[k++], EXP_AXIS_SELECTIVITY, selectivities, (int)(sizeof selectivities / sizeof selectivities[0]));
         break;
     case PAT_HISTOGRAM:
         pow2_axis(&axes[k++], EXP_AXIS_BINS, 0, 22);
-        hot_axis(&axes[k++]);
+        list_axis(&axes[k++], EXP_AXIS_HOT, hots, (int)(sizeof hots / sizeof hots[0]));
         break;
     case PAT_HISTOGRAM_SHARED: {
         /* bins in shared memory: as many powers of two as one workgroup may
@@ -95,95 +160,87 @@ int exp_axes_of(const cfg_config *c, enum pat_id id, exp_axis *axes, int *count)
     return 0;
 }
 
-static void set_axis_value(pat_params *p, enum exp_axis_kind k, double v)
+int exp_model_gpu(void *ctx, const cfg_config *gpu, const pat_params *p, double *gpu_us, enum exp_source *src,
+                  char err[CFG_ERR_MAX])
 {
-    switch (k) {
-    case EXP_AXIS_N: p->n = (uint64_t)v; break;
-    case EXP_AXIS_SELECTIVITY: p->selectivity = v; break;
-    case EXP_AXIS_BINS: p->bins = (uint32_t)v; break;
-    case EXP_AXIS_HOT: p->hot = v; break;
-    case EXP_AXIS_ADDRESSES: p->addresses = (uint32_t)v; break;
-    }
+    (void)ctx;
+    atom_stats st;
+    if (mdl_predict(gpu, p, &st, err))
+        return -1;
+    *gpu_us = st.time_us;
+    *src = EXP_SOURCE_MODEL;
+    return 0;
 }
 
-int exp_cell_of(const cfg_config *gpu, const cpu_config *cpu, const pat_params *p, exp_cell *out,
-                char err[CFG_ERR_MAX])
+static int host_cell_of(const cfg_config *gpu, const cpu_config *cpu, const pat_params *p, exp_host_cell *out,
+                        char err[CFG_ERR_MAX])
 {
-    atom_stats st;
     cpu_cost cc;
     dsp_density d;
-    dsp_decision dec;
-    if (mdl_predict(gpu, p, &st, err) || cpu_predict(cpu, p, &cc, err))
+    if (cpu_predict(cpu, p, &cc, err))
         return -1;
     if (dsp_density_of(gpu, p, &d)) {
         snprintf(err, CFG_ERR_MAX, "no density for pattern %s", pat_name(p->pattern));
         return -1;
     }
-    dsp_decide(gpu, p, &d, st.time_us, cc.us, &dec);
-    out->gpu_us = dec.gpu_us;
-    out->cpu_us = dec.cpu_us;
+    out->cpu_us = cc.us;
     out->density = d.density;
     out->density_fraction = d.fraction;
-    out->penalty = dec.penalty;
-    out->inhibited = dec.inhibited;
-    out->reason = dec.reason;
-    out->decision = dec.target;
-    if (!isfinite(out->gpu_us) || !isfinite(out->cpu_us) || !isfinite(out->density)) {
-        snprintf(err, CFG_ERR_MAX, "%s n=%llu: a prediction is not finite", pat_name(p->pattern),
+    if (!isfinite(out->cpu_us) || !isfinite(out->density)) {
+        snprintf(err, CFG_ERR_MAX, "%s n=%llu: a CPU prediction is not finite", pat_name(p->pattern),
                  (unsigned long long)p->n);
         return -1;
     }
     return 0;
 }
 
-/* Walks the pattern's density axis (selectivity up, or bins/addresses down)
- * at each n and records where the CPU first wins on cost alone. */
-static void derive_thresholds(exp_pattern *ep)
+int exp_decide_point(const cfg_config *gpu, const cpu_config *cpu, const pat_params *p, dsp_decision *out,
+                     dsp_density *dens, char err[CFG_ERR_MAX])
 {
-    const exp_axis *ax = &ep->axes[1];
-    size_t stride = 1;
-    for (int a = 2; a < ep->axis_count; a++)
-        stride *= (size_t)ep->axes[a].count; /* histogram: take hot = 0 (index 0) */
-    ep->threshold_count = ep->axes[0].count;
-    for (int i = 0; i < ep->axes[0].count; i++) {
-        exp_threshold *t = &ep->thresholds[i];
-        t->n = ep->axes[0].values[i];
-        t->fraction = 0;
-        if (ep->axis_count < 2 || ax->kind == EXP_AXIS_N) {
-            t->status = ep->pattern == PAT_STORE ? EXP_NO_ATOMICS : EXP_NO_DENSITY_AXIS;
+    exp_host_cell h;
+    double g;
+    enum exp_source src;
+    dsp_policy pol;
+    if (exp_model_gpu(NULL, gpu, p, &g, &src, err) || host_cell_of(gpu, cpu, p, &h, err))
+        return -1;
+    dsp_density_of(gpu, p, dens);
+    dsp_policy_of(gpu, &pol);
+    dsp_decide(&pol, p, dens, g, h.cpu_us, out);
+    return 0;
+}
+
+size_t exp_host_index(const exp_pattern *ep, size_t i)
+{
+    size_t h = 0, stride = 1;
+    for (int a = ep->axis_count - 1; a >= 0; a--) {
+        size_t count = (size_t)ep->axes[a].count, j = i % count;
+        i /= count;
+        if (exp_axis_gpu_only(ep->axes[a].kind))
             continue;
-        }
-        int ascending = ax->kind == EXP_AXIS_SELECTIVITY; /* density grows along the axis */
-        int gpu_wins = 0, cpu_wins = 0;
-        double first = -1;
-        for (int s = 0; s < ax->count; s++) {
-            int j = ascending ? s : ax->count - 1 - s;
-            const exp_cell *c = &ep->cells[((size_t)i * ax->count + (size_t)j) * stride];
-            if (c->density_fraction <= 0)
-                continue;
-            if (c->cpu_us < c->gpu_us) {
-                cpu_wins++;
-                if (first < 0)
-                    first = c->density_fraction;
-            } else
-                gpu_wins++;
-        }
-        if (ep->pattern == PAT_STORE)
-            t->status = EXP_NO_ATOMICS;
-        else if (!cpu_wins)
-            t->status = EXP_GPU_ALWAYS;
-        else if (!gpu_wins)
-            t->status = EXP_CPU_ALWAYS;
-        else {
-            t->status = EXP_CROSSOVER;
-            t->fraction = first;
-        }
+        h += j * stride;
+        stride *= count;
+    }
+    return h;
+}
+
+/* The point of cell i of the full grid, or of the host grid when
+ * skip_gpu_only (the GPU-only axes keep the fixed values). */
+static void point_of(const exp_pattern *ep, size_t i, int skip_gpu_only, pat_params *p)
+{
+    *p = ep->fixed;
+    for (int a = ep->axis_count - 1; a >= 0; a--) {
+        if (skip_gpu_only && exp_axis_gpu_only(ep->axes[a].kind))
+            continue;
+        size_t count = (size_t)ep->axes[a].count;
+        exp_axis_set(p, ep->axes[a].kind, ep->axes[a].values[i % count]);
+        i /= count;
     }
 }
 
-static int build_pattern(const cfg_config *gpu, const cpu_config *cpu, enum pat_id id, exp_pattern *ep,
+static int build_pattern(const exp_table *t, const exp_options *o, enum pat_id id, exp_pattern *ep,
                          char err[CFG_ERR_MAX])
 {
+    const cfg_config *gpu = &t->gpu;
     memset(ep, 0, sizeof *ep);
     ep->pattern = id;
     if (exp_axes_of(gpu, id, ep->axes, &ep->axis_count)) {
@@ -192,32 +249,58 @@ static int build_pattern(const cfg_config *gpu, const cpu_config *cpu, enum pat_
     }
     pat_defaults(&ep->fixed);
     ep->fixed.pattern = id;
-    ep->cell_count = 1;
-    for (int a = 0; a < ep->axis_count; a++)
+    ep->cell_count = ep->host_cell_count = 1;
+    for (int a = 0; a < ep->axis_count; a++) {
         ep->cell_count *= (size_t)ep->axes[a].count;
+        if (!exp_axis_gpu_only(ep->axes[a].kind))
+            ep->host_cell_count *= (size_t)ep->axes[a].count;
+    }
     ep->cells = calloc(ep->cell_count, sizeof *ep->cells);
-    if (!ep->cells) {
+    ep->host_cells = calloc(ep->host_cell_count, sizeof *ep->host_cells);
+    if (!ep->cells || !ep->host_cells) {
         snprintf(err, CFG_ERR_MAX, "out of memory for %zu cells", ep->cell_count);
         return -1;
     }
-    for (size_t i = 0; i < ep->cell_count; i++) {
-        pat_params p = ep->fixed;
-        size_t rest = i;
-        for (int a = ep->axis_count - 1; a >= 0; a--) {
-            set_axis_value(&p, ep->axes[a].kind, ep->axes[a].values[rest % (size_t)ep->axes[a].count]);
-            rest /= (size_t)ep->axes[a].count;
-        }
-        char why[CFG_ERR_MAX];
-        if (exp_cell_of(gpu, cpu, &p, &ep->cells[i], why)) {
+    char why[CFG_ERR_MAX];
+    pat_params p;
+    for (size_t h = 0; h < ep->host_cell_count; h++) {
+        point_of(ep, h, 1, &p);
+        if (host_cell_of(gpu, &t->cpu, &p, &ep->host_cells[h], why)) {
             snprintf(err, CFG_ERR_MAX, "%s: %s", pat_name(id), why);
             return -1;
         }
     }
-    derive_thresholds(ep);
+    exp_gpu_fn fn = o && o->gpu_fn ? o->gpu_fn : exp_model_gpu;
+    for (size_t i = 0; i < ep->cell_count; i++) {
+        exp_cell *c = &ep->cells[i];
+        point_of(ep, i, 0, &p);
+        if (fn(o ? o->gpu_ctx : NULL, gpu, &p, &c->gpu_us, &c->source, why) || !isfinite(c->gpu_us)) {
+            snprintf(err, CFG_ERR_MAX, "%s n=%llu wg=%d: %s", pat_name(id), (unsigned long long)p.n, p.wg,
+                     isfinite(c->gpu_us) ? why : "the GPU prediction is not finite");
+            return -1;
+        }
+        const exp_host_cell *hc = &ep->host_cells[exp_host_index(ep, i)];
+        dsp_density d = { 0 };
+        d.fraction = hc->density_fraction;
+        d.density = hc->density;
+        d.atomics = hc->density_fraction > 0;
+        d.cas = pat_uses_cas(id);
+        dsp_decision dec;
+        dsp_decide(&t->policy, &p, &d, c->gpu_us, hc->cpu_us, &dec);
+        c->decision = dec.target;
+        c->seed_decision = dec.seed_target;
+        c->seed_reason = dec.seed_reason;
+    }
     return 0;
 }
 
-int exp_build(const cfg_config *gpu, const cpu_config *cpu, unsigned only, exp_table **out, char err[CFG_ERR_MAX])
+void exp_cell_point(const exp_pattern *ep, size_t i, pat_params *p)
+{
+    point_of(ep, i, 0, p);
+}
+
+int exp_build(const cfg_config *gpu, const cpu_config *cpu, const exp_options *opts, exp_table **out,
+              char err[CFG_ERR_MAX])
 {
     exp_table *t = calloc(1, sizeof *t);
     if (!t) {
@@ -226,10 +309,12 @@ int exp_build(const cfg_config *gpu, const cpu_config *cpu, unsigned only, exp_t
     }
     t->gpu = *gpu;
     t->cpu = *cpu;
+    dsp_policy_of(gpu, &t->policy);
+    unsigned only = opts ? opts->only : 0;
     for (int id = 0; id < PAT_COUNT; id++) {
         if (only && !(only & (1u << id)))
             continue;
-        if (build_pattern(gpu, cpu, (enum pat_id)id, &t->patterns[t->pattern_count++], err)) {
+        if (build_pattern(t, opts, (enum pat_id)id, &t->patterns[t->pattern_count++], err)) {
             exp_free(t);
             return -1;
         }
@@ -238,333 +323,24 @@ int exp_build(const cfg_config *gpu, const cpu_config *cpu, unsigned only, exp_t
     return 0;
 }
 
+void exp_set_bands(exp_table *t, enum pat_id id, const exp_band *bands, int count)
+{
+    for (int i = 0; i < t->pattern_count; i++)
+        if (t->patterns[i].pattern == id) {
+            if (count > EXP_MAX_BANDS)
+                count = EXP_MAX_BANDS;
+            memcpy(t->patterns[i].bands, bands, (size_t)count * sizeof *bands);
+            t->patterns[i].band_count = count;
+        }
+}
+
 void exp_free(exp_table *t)
 {
     if (!t)
         return;
-    for (int i = 0; i < t->pattern_count; i++)
-        free(t->patterns[i].cells);
-    free(t);
-}
-
-/* ---- writers -------------------------------------------------------------
- * Written by hand rather than through cJSON: the tables hold ~10^4 cells,
- * and a fixed number format per field is what keeps identical input
- * byte-identical across builds. */
-
-/* Predictions: six significant digits. */
-static void fmt_pred(char *buf, size_t len, double v)
-{
-    char tmp[40];
-    snprintf(tmp, sizeof tmp, "%.6g", v);
-    cfg_format_exact(buf, len, strtod(tmp, NULL));
-}
-
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
-/* One option of a GPU or CPU option table, as the config objects print it. */
-typedef struct json_opt {
-    const char *section, *key;
-    char value[160];
-    int quoted;
-} json_opt;
-
-typedef void (*json_opt_fn)(const void *config, size_t i, json_opt *out);
-
-/* A config as {"section": {"key": value, ...}, ...}, sections in table order. */
-static void json_sections(FILE *f, size_t n, json_opt_fn get, const void *config)
-{
-    const char *cur = NULL;
-    json_opt o;
-    fputs("{", f);
-    for (size_t i = 0; i < n; i++) {
-        get(config, i, &o);
-        if (!cur || strcmp(cur, o.section)) {
-            fprintf(f, "%s\n      \"%s\": {", cur ? "}," : "", o.section);
-            cur = o.section;
-        } else
-            fputs(",", f);
-        fprintf(f, "\"%s\": ", o.key);
-        if (o.quoted)
-            json_string(f, o.value);
-        else
-            fputs(o.value, f);
-    }
-    fputs("}\n    }", f);
-}
-
-static void gpu_opt(const void *config, size_t i, json_opt *out)
-{
-    size_t n;
-    const cfg_option *o = &cfg_options(&n)[i];
-    out->section = o->section;
-    out->key = o->key;
-    cfg_format(config, o, out->value, sizeof out->value);
-    out->quoted = o->type == CFG_STRING || o->type == CFG_ENUM;
-}
-
-static void cpu_opt(const void *config, size_t i, json_opt *out)
-{
-    size_t n;
-    const cpu_option *o = &cpu_options(&n)[i];
-    out->section = o->section;
-    out->key = o->key;
-    cpu_format(config, o, out->value, sizeof out->value);
-    out->quoted = o->type == CPU_T_STRING;
-}
-
-static void json_gpu_config(FILE *f, const cfg_config *c)
-{
-    size_t n;
-    cfg_options(&n);
-    json_sections(f, n, gpu_opt, c);
-}
-
-static void json_cpu_config(FILE *f, const cpu_config *c)
-{
-    size_t n;
-    cpu_options(&n);
-    json_sections(f, n, cpu_opt, c);
-}
-
-enum cell_field { F_GPU, F_CPU, F_DENSITY, F_FRACTION, F_PENALTY, F_COUNT };
-static const char *const field_names[F_COUNT] = { "gpu_us", "cpu_us", "density", "density_fraction", "penalty" };
-
-static double cell_value(const exp_cell *c, enum cell_field f)
-{
-    switch (f) {
-    case F_GPU: return c->gpu_us;
-    case F_CPU: return c->cpu_us;
-    case F_DENSITY: return c->density;
-    case F_FRACTION: return c->density_fraction;
-    default: return c->penalty;
-    }
-}
-
-static const char *threshold_status_name(enum exp_threshold_status s)
-{
-    static const char *const names[] = { "crossover", "gpu_always", "cpu_always", "no_atomics", "no_density_axis" };
-    return names[s];
-}
-
-static void json_pattern(FILE *f, const exp_pattern *ep)
-{
-    char buf[48];
-    fprintf(f, "    {\n      \"pattern\": \"%s\",\n      \"uses_cas\": %s,\n", pat_name(ep->pattern),
-            pat_uses_cas(ep->pattern) ? "true" : "false");
-    cfg_format_exact(buf, sizeof buf, ep->fixed.selectivity);
-    fprintf(f, "      \"fixed\": {\"wg\": %d, \"selectivity\": %s, ", ep->fixed.wg, buf);
-    cfg_format_exact(buf, sizeof buf, ep->fixed.hot);
-    fprintf(f, "\"bins\": %u, \"hot\": %s, \"addresses\": %u, \"smem_per_wg\": %u},\n", ep->fixed.bins, buf,
-            ep->fixed.addresses, ep->fixed.smem_per_wg);
-    fputs("      \"axes\": [", f);
-    for (int a = 0; a < ep->axis_count; a++) {
-        const exp_axis *ax = &ep->axes[a];
-        fprintf(f, "%s\n        {\"name\": \"%s\", \"scale\": \"%s\", \"values\": [", a ? "," : "", exp_axis_name(ax->kind),
-                exp_axis_log2(ax->kind) ? "log2" : "linear");
-        for (int i = 0; i < ax->count; i++) {
-            cfg_format_exact(buf, sizeof buf, ax->values[i]);
-            fprintf(f, "%s%s", i ? ", " : "", buf);
-        }
-        fputs("]}", f);
-    }
-    fprintf(f, "\n      ],\n      \"cell_count\": %zu,\n      \"cells\": {\n", ep->cell_count);
-    for (int fld = 0; fld < F_COUNT; fld++) {
-        fprintf(f, "        \"%s\": [", field_names[fld]);
-        for (size_t i = 0; i < ep->cell_count; i++) {
-            fmt_pred(buf, sizeof buf, cell_value(&ep->cells[i], (enum cell_field)fld));
-            fprintf(f, "%s%s", i ? "," : "", buf);
-        }
-        fputs("],\n", f);
-    }
-    fputs("        \"inhibited\": [", f);
-    for (size_t i = 0; i < ep->cell_count; i++)
-        fprintf(f, "%s%s", i ? "," : "", ep->cells[i].inhibited ? "true" : "false");
-    fputs("],\n        \"reason\": [", f);
-    for (size_t i = 0; i < ep->cell_count; i++)
-        fprintf(f, "%s\"%s\"", i ? "," : "", dsp_reason_name(ep->cells[i].reason));
-    fputs("],\n        \"decision\": [", f);
-    for (size_t i = 0; i < ep->cell_count; i++)
-        fprintf(f, "%s\"%s\"", i ? "," : "", dsp_target_name(ep->cells[i].decision));
-    fputs("]\n      },\n      \"thresholds\": [", f);
-    for (int i = 0; i < ep->threshold_count; i++) {
-        const exp_threshold *t = &ep->thresholds[i];
-        cfg_format_exact(buf, sizeof buf, t->n);
-        fprintf(f, "%s\n        {\"n\": %s, \"status\": \"%s\"", i ? "," : "", buf, threshold_status_name(t->status));
-        if (t->status == EXP_CROSSOVER) {
-            fmt_pred(buf, sizeof buf, t->fraction);
-            fprintf(f, ", \"density_fraction\": %s", buf);
-        }
-        fputs("}", f);
-    }
-    fputs("\n      ]\n    }", f);
-}
-
-static void write_json(const exp_table *t, FILE *f)
-{
-    char buf[48];
-    const cfg_dispatch *d = &t->gpu.dispatch;
-    fprintf(f, "{\n  \"schema\": \"%s\",\n  \"schema_version\": %d,\n  \"generator\": \"atomsim export\",\n", EXP_SCHEMA_NAME,
-            EXP_SCHEMA_VERSION);
-    fputs("  \"units\": {\"gpu_us\": \"microseconds\", \"cpu_us\": \"microseconds\", "
-          "\"density\": \"threads per GPU cycle on the hottest atomic target\", "
-          "\"density_fraction\": \"density / (gpu.sm_count x gpu.fp32_lanes_per_sm)\", "
-          "\"penalty\": \"0 to 1; the GPU cost counts (1 + penalty) times\"},\n",
-          f);
-    fputs("  \"layout\": \"cells are row-major over axes, the last axis fastest\",\n", f);
-    fputs("  \"gpu\": {\n    \"name\": ", f);
-    json_string(f, t->gpu.gpu.name);
-    fputs(",\n    \"config_path\": ", f);
-    json_string(f, t->gpu.path);
-    fprintf(f, ",\n    \"config_hash\": \"%016llx\",\n    \"config\": ", (unsigned long long)cfg_hash(&t->gpu));
-    json_gpu_config(f, &t->gpu);
-    fputs("\n  },\n  \"cpu\": {\n    \"name\": ", f);
-    json_string(f, t->cpu.name);
-    fputs(",\n    \"config_path\": ", f);
-    json_string(f, t->cpu.path);
-    fprintf(f, ",\n    \"config_hash\": \"%016llx\",\n    \"config\": ", (unsigned long long)cpu_hash(&t->cpu));
-    json_cpu_config(f, &t->cpu);
-    fputs("\n  },\n  \"dispatch\": {", f);
-    cfg_format_exact(buf, sizeof buf, d->density_penalty_start);
-    fprintf(f, "\"density_penalty_start\": %s, ", buf);
-    cfg_format_exact(buf, sizeof buf, d->density_inhibit);
-    fprintf(f, "\"density_inhibit\": %s, \"inhibit_cas\": %s, \"data_on_gpu\": %s, ", buf,
-            d->inhibit_cas ? "true" : "false", d->data_on_gpu ? "true" : "false");
-    cfg_format_exact(buf, sizeof buf, d->pcie_bandwidth_gbps);
-    fprintf(f, "\"pcie_bandwidth_gbps\": %s},\n", buf);
-    fputs("  \"reasons\": [\"gpu_faster\", \"cpu_faster\", \"density\", \"cas\"],\n  \"patterns\": [\n", f);
     for (int i = 0; i < t->pattern_count; i++) {
-        json_pattern(f, &t->patterns[i]);
-        fputs(i + 1 < t->pattern_count ? ",\n" : "\n", f);
+        free(t->patterns[i].cells);
+        free(t->patterns[i].host_cells);
     }
-    fputs("  ]\n}\n", f);
-}
-
-static void write_csv(const exp_table *t, FILE *f)
-{
-    char v[F_COUNT][48], sel[48], hot[48];
-    fprintf(f, "# schema: %s\n# schema_version: %d\n", EXP_SCHEMA_NAME, EXP_SCHEMA_VERSION);
-    fprintf(f, "# gpu: %s\n# gpu_config_path: %s\n# gpu_config_hash: %016llx\n", t->gpu.gpu.name, t->gpu.path,
-            (unsigned long long)cfg_hash(&t->gpu));
-    fprintf(f, "# cpu: %s\n# cpu_config_path: %s\n# cpu_config_hash: %016llx\n", t->cpu.name, t->cpu.path,
-            (unsigned long long)cpu_hash(&t->cpu));
-    cfg_format_exact(sel, sizeof sel, t->gpu.dispatch.density_penalty_start);
-    cfg_format_exact(hot, sizeof hot, t->gpu.dispatch.density_inhibit);
-    fprintf(f, "# density_penalty_start: %s\n# density_inhibit: %s\n# inhibit_cas: %d\n# data_on_gpu: %d\n", sel, hot,
-            t->gpu.dispatch.inhibit_cas, t->gpu.dispatch.data_on_gpu);
-    fputs("pattern,n,selectivity,bins,hot,addresses,wg,gpu_us,cpu_us,density,density_fraction,penalty,inhibited,reason,"
-          "decision\n",
-          f);
-    for (int pi = 0; pi < t->pattern_count; pi++) {
-        const exp_pattern *ep = &t->patterns[pi];
-        for (size_t i = 0; i < ep->cell_count; i++) {
-            pat_params p = ep->fixed;
-            size_t rest = i;
-            for (int a = ep->axis_count - 1; a >= 0; a--) {
-                set_axis_value(&p, ep->axes[a].kind, ep->axes[a].values[rest % (size_t)ep->axes[a].count]);
-                rest /= (size_t)ep->axes[a].count;
-            }
-            const exp_cell *c = &ep->cells[i];
-            for (int fld = 0; fld < F_COUNT; fld++)
-                fmt_pred(v[fld], sizeof v[fld], cell_value(c, (enum cell_field)fld));
-            cfg_format_exact(sel, sizeof sel, p.selectivity);
-            cfg_format_exact(hot, sizeof hot, p.hot);
-            fprintf(f, "%s,%llu,%s,%u,%s,%u,%d,%s,%s,%s,%s,%s,%d,%s,%s\n", pat_name(p.pattern), (unsigned long long)p.n,
-                    sel, p.bins, hot, p.addresses, p.wg, v[F_GPU], v[F_CPU], v[F_DENSITY], v[F_FRACTION], v[F_PENALTY],
-                    c->inhibited, dsp_reason_name(c->reason), dsp_target_name(c->decision));
-        }
-    }
-}
-
-/* C identifiers from pattern names: histogram-u8-cas -> histogram_u8_cas. */
-static void c_ident(char *out, size_t len, const char *name)
-{
-    size_t i = 0;
-    for (; name[i] && i + 1 < len; i++)
-        out[i] = name[i] == '-' ? '_' : name[i];
-    out[i] = 0;
-}
-
-static void write_c_header(const exp_table *t, FILE *f)
-{
-    char buf[48], id[64];
-    fprintf(f, "/* atomsim cost table, schema %s version %d, generated by atomsim export.\n", EXP_SCHEMA_NAME,
-            EXP_SCHEMA_VERSION);
-    fprintf(f, " * GPU: %s (config %s, hash %016llx)\n", t->gpu.gpu.name, t->gpu.path, (unsigned long long)cfg_hash(&t->gpu));
-    fprintf(f, " * CPU: %s (config %s, hash %016llx)\n", t->cpu.name, t->cpu.path, (unsigned long long)cpu_hash(&t->cpu));
-    fputs(" * Cells are row-major over each pattern's axes, the last axis fastest.\n"
-          " * Inhibition is the ATOMSIM_REASON_DENSITY / ATOMSIM_REASON_CAS reason, never an infinity. */\n",
-          f);
-    fputs("#ifndef ATOMSIM_COST_TABLE_H\n#define ATOMSIM_COST_TABLE_H\n\n#include <stdint.h>\n\n", f);
-    fprintf(f, "#define ATOMSIM_COST_TABLE_SCHEMA_VERSION %d\n", EXP_SCHEMA_VERSION);
-    fprintf(f, "#define ATOMSIM_COST_TABLE_GPU_CONFIG_HASH 0x%016llxull\n", (unsigned long long)cfg_hash(&t->gpu));
-    fprintf(f, "#define ATOMSIM_COST_TABLE_CPU_CONFIG_HASH 0x%016llxull\n", (unsigned long long)cpu_hash(&t->cpu));
-    cfg_format_exact(buf, sizeof buf, t->gpu.dispatch.density_penalty_start);
-    fprintf(f, "#define ATOMSIM_DENSITY_PENALTY_START %s\n", buf);
-    cfg_format_exact(buf, sizeof buf, t->gpu.dispatch.density_inhibit);
-    fprintf(f, "#define ATOMSIM_DENSITY_INHIBIT %s\n#define ATOMSIM_INHIBIT_CAS %d\n#define ATOMSIM_DATA_ON_GPU %d\n\n", buf,
-            t->gpu.dispatch.inhibit_cas, t->gpu.dispatch.data_on_gpu);
-    fputs("enum atomsim_reason { ATOMSIM_REASON_GPU_FASTER, ATOMSIM_REASON_CPU_FASTER, ATOMSIM_REASON_DENSITY, "
-          "ATOMSIM_REASON_CAS };\nenum atomsim_decision { ATOMSIM_GPU, ATOMSIM_CPU };\n",
-          f);
-    for (int pi = 0; pi < t->pattern_count; pi++) {
-        const exp_pattern *ep = &t->patterns[pi];
-        c_ident(id, sizeof id, pat_name(ep->pattern));
-        fprintf(f, "\n/* %s: axes", pat_name(ep->pattern));
-        for (int a = 0; a < ep->axis_count; a++)
-            fprintf(f, " %s", exp_axis_name(ep->axes[a].kind));
-        fprintf(f, " */\n#define ATOMSIM_%s_CELLS %zu\n", id, ep->cell_count);
-        for (int a = 0; a < ep->axis_count; a++) {
-            fprintf(f, "static const double atomsim_%s_axis_%s[%d] = {", id, exp_axis_name(ep->axes[a].kind),
-                    ep->axes[a].count);
-            for (int i = 0; i < ep->axes[a].count; i++) {
-                cfg_format_exact(buf, sizeof buf, ep->axes[a].values[i]);
-                fprintf(f, "%s%s", i ? ", " : "", buf);
-            }
-            fputs("};\n", f);
-        }
-        for (int fld = 0; fld < F_COUNT; fld++) {
-            fprintf(f, "static const double atomsim_%s_%s[%zu] = {", id, field_names[fld], ep->cell_count);
-            for (size_t i = 0; i < ep->cell_count; i++) {
-                fmt_pred(buf, sizeof buf, cell_value(&ep->cells[i], (enum cell_field)fld));
-                fprintf(f, "%s%s", i ? "," : "", buf);
-            }
-            fputs("};\n", f);
-        }
-        fprintf(f, "static const uint8_t atomsim_%s_reason[%zu] = {", id, ep->cell_count);
-        for (size_t i = 0; i < ep->cell_count; i++)
-            fprintf(f, "%s%d", i ? "," : "", (int)ep->cells[i].reason);
-        fprintf(f, "};\nstatic const uint8_t atomsim_%s_decision[%zu] = {", id, ep->cell_count);
-        for (size_t i = 0; i < ep->cell_count; i++)
-            fprintf(f, "%s%d", i ? "," : "", (int)ep->cells[i].decision);
-        fputs("};\n", f);
-    }
-    fputs("\n#endif\n", f);
-}
-
-int exp_write(const exp_table *t, enum exp_format fmt, FILE *f, char err[CFG_ERR_MAX])
-{
-    switch (fmt) {
-    case EXP_JSON: write_json(t, f); break;
-    case EXP_CSV: write_csv(t, f); break;
-    case EXP_C_HEADER: write_c_header(t, f); break;
-    }
-    if (ferror(f)) {
-        snprintf(err, CFG_ERR_MAX, "write error");
-        return -1;
-    }
-    return 0;
+    free(t);
 }

@@ -1,18 +1,23 @@
 /* export.h - the dispatcher's cost tables: for every pattern, a grid over
- * n and the pattern's own axes (selectivity, bins, hot fraction,
- * addresses), each cell with the predicted GPU and CPU times, contention
- * density, the seed rule's penalty and inhibition, and the decision with
- * its reason; plus the thresholds the predictions themselves support.
+ * n, the kernel's shape (workgroup size, shared memory per workgroup) and
+ * the pattern's own axes (selectivity, bins, hot fraction, addresses).
+ *
+ * A table holds what does not depend on the query's data location: the
+ * GPU's kernel time over every axis, and the CPU tier's compute time and
+ * seed 000's contention density over the axes the CPU sees (the shape axes
+ * are the GPU's alone).  Beside them, the decision of the table's rule and
+ * the seed rule's verdict for the table's own data location, so a consumer
+ * that never interpolates can read them off a cell.
  *
  *   exp_table *t;
- *   rc = exp_build(&gpu_cfg, &cpu_cfg, &t, err);      0, or -1 with err
+ *   rc = exp_build(&gpu_cfg, &cpu_cfg, &opts, &t, err);  0, or -1 with err
  *   rc = exp_write(t, EXP_JSON, stdout, err);
  *   exp_free(t);
  *
- * Output is a pure function of the two configs: no clock, no host, no
- * randomness, so identical input gives byte-identical tables.  The JSON
+ * Output is a pure function of the configs and options: no clock, no host,
+ * no randomness, so identical input gives byte-identical tables.  The JSON
  * layout is model/schema/cost-table.schema.json, version EXP_SCHEMA_VERSION
- * (documented in docs/model.md). */
+ * (docs/dispatch.md). */
 #ifndef ATOM_MODEL_EXPORT_H
 #define ATOM_MODEL_EXPORT_H
 
@@ -24,16 +29,29 @@
 #include "score.h"
 
 #define EXP_SCHEMA_NAME "atomsim-cost-table"
-#define EXP_SCHEMA_VERSION 1
-#define EXP_MAX_AXES 3
+#define EXP_SCHEMA_VERSION 2
+#define EXP_MAX_AXES 5
 #define EXP_MAX_VALUES 32
 
 enum exp_format { EXP_JSON, EXP_CSV, EXP_C_HEADER };
 
 /* Which pattern parameter an axis varies. */
-enum exp_axis_kind { EXP_AXIS_N, EXP_AXIS_SELECTIVITY, EXP_AXIS_BINS, EXP_AXIS_HOT, EXP_AXIS_ADDRESSES };
+enum exp_axis_kind {
+    EXP_AXIS_N,
+    EXP_AXIS_WG,
+    EXP_AXIS_SMEM,
+    EXP_AXIS_SELECTIVITY,
+    EXP_AXIS_BINS,
+    EXP_AXIS_HOT,
+    EXP_AXIS_ADDRESSES,
+    EXP_AXIS_KIND_COUNT
+};
 const char *exp_axis_name(enum exp_axis_kind k);
-int exp_axis_log2(enum exp_axis_kind k); /* 1: powers of two, interpolated in log2 */
+int exp_axis_from_name(const char *name, enum exp_axis_kind *out); /* 0, or -1 */
+int exp_axis_log2(enum exp_axis_kind k);     /* 1: interpolated in log2 (positive values) */
+int exp_axis_gpu_only(enum exp_axis_kind k); /* 1: the kernel's shape, which the CPU tier ignores */
+double exp_axis_value(const pat_params *p, enum exp_axis_kind k);
+void exp_axis_set(pat_params *p, enum exp_axis_kind k, double v);
 
 typedef struct exp_axis {
     enum exp_axis_kind kind;
@@ -41,53 +59,87 @@ typedef struct exp_axis {
     double values[EXP_MAX_VALUES];
 } exp_axis;
 
-/* One cell of a pattern's grid. */
+/* Where a cell's GPU time came from. */
+enum exp_source { EXP_SOURCE_MODEL, EXP_SOURCE_SIM };
+
+/* One cell of a pattern's full grid (every axis). */
 typedef struct exp_cell {
-    double gpu_us, cpu_us;            /* data movement included, per dispatch.data_on_gpu */
-    double density, density_fraction, penalty;
-    int inhibited;
-    enum dsp_reason reason;
-    enum dsp_target decision;
+    double gpu_us;                    /* the kernel between its timestamps, no data movement */
+    enum exp_source source;
+    enum dsp_target decision;         /* per the table's rule and data location */
+    enum dsp_target seed_decision;    /* seed 000's rule, same data location */
+    enum dsp_reason seed_reason;
 } exp_cell;
 
-/* Where the GPU stops beating the CPU tier for one pattern at one n: the
- * lowest density fraction on the pattern's density axis at which the CPU's
- * predicted cost is below the GPU's (no penalty, no inhibition). */
-enum exp_threshold_status { EXP_CROSSOVER, EXP_GPU_ALWAYS, EXP_CPU_ALWAYS, EXP_NO_ATOMICS, EXP_NO_DENSITY_AXIS };
-typedef struct exp_threshold {
-    double n;
-    enum exp_threshold_status status;
-    double fraction;                  /* EXP_CROSSOVER only */
-} exp_threshold;
+/* One cell of the CPU's grid (every axis but the kernel's shape). */
+typedef struct exp_host_cell {
+    double cpu_us;                    /* the CPU tier's compute, no data movement */
+    double density, density_fraction;
+} exp_host_cell;
+
+/* Measured/predicted error of the GPU column over one region of a pattern:
+ * the 10th, 50th and 90th percentiles of measured / predicted over the
+ * validation rows that fall in it (docs/dispatch.md, "Error bands"). */
+typedef struct exp_band {
+    double n_lo, n_hi;                /* n in [n_lo, n_hi) */
+    int rows;
+    double p10, p50, p90;
+} exp_band;
+#define EXP_MAX_BANDS 4
 
 typedef struct exp_pattern {
     enum pat_id pattern;
     int axis_count;
-    exp_axis axes[EXP_MAX_AXES];      /* the first is n; the last varies fastest */
+    exp_axis axes[EXP_MAX_AXES];      /* n, wg, smem_per_wg, then the pattern's own; the last varies fastest */
     pat_params fixed;                 /* the parameters no axis varies */
-    size_t cell_count;
+    size_t cell_count, host_cell_count;
     exp_cell *cells;
-    int threshold_count;
-    exp_threshold thresholds[EXP_MAX_VALUES];
+    exp_host_cell *host_cells;        /* row-major over the axes that are not GPU-only */
+    int band_count;
+    exp_band bands[EXP_MAX_BANDS];
 } exp_pattern;
+
+/* Fills the GPU time of one grid point; the model's by default. */
+typedef int (*exp_gpu_fn)(void *ctx, const cfg_config *gpu, const pat_params *p, double *gpu_us,
+                          enum exp_source *src, char err[CFG_ERR_MAX]);
+
+typedef struct exp_options {
+    unsigned only;                    /* mask of (1 << pat_id), 0 for every pattern */
+    exp_gpu_fn gpu_fn;                /* NULL: the analytical model */
+    void *gpu_ctx;
+} exp_options;
 
 typedef struct exp_table {
     cfg_config gpu;
     cpu_config cpu;
+    dsp_policy policy;
     int pattern_count;
     exp_pattern patterns[PAT_COUNT];
 } exp_table;
 
-/* The grid of one pattern for a config (histogram-shared's bins stop where
- * its shared memory stops fitting). */
+/* The point of full-grid cell i, and the index of its host cell (the same
+ * row-major walk with the GPU-only axes left out). */
+void exp_cell_point(const exp_pattern *ep, size_t i, pat_params *p);
+size_t exp_host_index(const exp_pattern *ep, size_t i);
+
+/* The grid of one pattern for a config. */
 int exp_axes_of(const cfg_config *c, enum pat_id id, exp_axis *axes, int *count);
 
-/* Evaluates one cell: both engines' predictions, density and decision. */
-int exp_cell_of(const cfg_config *gpu, const cpu_config *cpu, const pat_params *p, exp_cell *out,
-                char err[CFG_ERR_MAX]);
+/* The analytical model's GPU time for one grid point (an exp_gpu_fn). */
+int exp_model_gpu(void *ctx, const cfg_config *gpu, const pat_params *p, double *gpu_us, enum exp_source *src,
+                  char err[CFG_ERR_MAX]);
 
-/* `only`: a mask of (1 << pat_id) to export, 0 for every pattern. */
-int exp_build(const cfg_config *gpu, const cpu_config *cpu, unsigned only, exp_table **out, char err[CFG_ERR_MAX]);
+/* Both sides' predictions at one point, decided by the config's policy
+ * (no table, no interpolation): what `check` and the tests compare with. */
+int exp_decide_point(const cfg_config *gpu, const cpu_config *cpu, const pat_params *p, dsp_decision *out,
+                     dsp_density *dens, char err[CFG_ERR_MAX]);
+
+int exp_build(const cfg_config *gpu, const cpu_config *cpu, const exp_options *opts, exp_table **out,
+              char err[CFG_ERR_MAX]);
+
+/* Attaches error bands to one pattern (replacing any it had). */
+void exp_set_bands(exp_table *t, enum pat_id id, const exp_band *bands, int count);
+
 int exp_write(const exp_table *t, enum exp_format f, FILE *out, char err[CFG_ERR_MAX]);
 void exp_free(exp_table *t);
 

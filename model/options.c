@@ -9,6 +9,8 @@
 
 static const char *const hash_names[] = { "mod", "xor", NULL };
 static const char *const merge_names[] = { "none", "uniform", "per_address", NULL };
+static const char *const rule_names[] = { "cost", "seed", NULL };
+static const char *const data_on_names[] = { "gpu", "host", "both", NULL };
 static const char *const hold_names[] = { "all", "returning", NULL };
 static const char *const cas_service_names[] = { "arrival", "random", "class", NULL };
 
@@ -103,7 +105,9 @@ static const cfg_option options[] = {
     { "dispatch", "density_penalty_start", CFG_DOUBLE, OFF(dispatch.density_penalty_start), 0, 1, "0.05", "fraction", 0, NULL, "contention density (of thread capacity) where the penalty starts" },
     { "dispatch", "density_inhibit", CFG_DOUBLE, OFF(dispatch.density_inhibit), 0, 1, "0.10", "fraction", 0, NULL, "density above which the GPU is inhibited (-inf)" },
     { "dispatch", "inhibit_cas", CFG_BOOL, OFF(dispatch.inhibit_cas), 0, 1, "1", "", 0, NULL, "inhibit CAS-based algorithms regardless of density" },
-    { "dispatch", "data_on_gpu", CFG_BOOL, OFF(dispatch.data_on_gpu), 0, 1, "1", "", 0, NULL, "1: data lives on the GPU; the CPU tier pays to move it" },
+    { "dispatch", "rule", CFG_ENUM, OFF(dispatch.rule), 0, 1, "cost", "", 0, rule_names, "how the dispatcher decides: cost (the faster side by predicted cost, data movement included) or seed (seed 000's density penalty and categorical inhibition before cost)" },
+    { "dispatch", "data_on", CFG_ENUM, OFF(dispatch.data_on), 0, 2, "gpu", "", 0, data_on_names, "where the input lives: gpu (the CPU tier fetches it), host (the GPU fetches it and returns its result) or both (resident on each side: no movement)" },
+    { "dispatch", "host_launch_us", CFG_DOUBLE, OFF(dispatch.host_launch_us), 0, 1e6, "0", "us", 0, NULL, "host-side cost of submitting one GPU dispatch and waiting for it, beyond the launch between the GPU's timestamps (0: timestamps only, as the measured datasets time it)" },
     { "dispatch", "pcie_bandwidth_gbps", CFG_DOUBLE, OFF(dispatch.pcie_bandwidth_gbps), 0.001, 1e4, "25", "GB/s", 0, NULL, "host-device transfer bandwidth" },
 };
 

@@ -1,5 +1,5 @@
-/* table.c - cost-table loading (cJSON, once) and lookups (plain arrays,
- * no allocation, no parsing: microseconds per call). */
+/* table.c - cost-table loading (cJSON, once, every field checked) and
+ * lookups (plain arrays: no allocation, no parsing, no shared state). */
 #include "table.h"
 
 #include <cjson/cJSON.h>
@@ -8,51 +8,55 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "density.h"
 #include "export.h"
 
-enum { T_GPU, T_CPU, T_FRACTION, T_FIELDS };
+#define TBL_MAX_BYTES (256u << 20) /* far above a shipped table (16 MB); guards against a runaway file */
+
+enum { H_CPU, H_FRACTION, H_FIELDS };
 
 typedef struct tbl_pattern {
     int present;
     int uses_cas;
-    int wg;
     int axis_count;
     enum exp_axis_kind kind[EXP_MAX_AXES];
+    int log2[EXP_MAX_AXES], gpu_only[EXP_MAX_AXES];
     int count[EXP_MAX_AXES];
     double *values[EXP_MAX_AXES];
-    size_t cells;
-    double *field[T_FIELDS];
+    size_t cells, host_cells;
+    double *gpu_us;
+    char *source;
+    double *host[H_FIELDS];
+    int band_count;
+    exp_band bands[EXP_MAX_BANDS];
 } tbl_pattern;
 
 struct tbl_table {
-    char gpu[CFG_NAME_MAX];
+    char gpu[CFG_NAME_MAX], gpu_path[512], cpu[CFG_NAME_MAX];
     char hash[24];
-    dsp_thresholds th;
+    dsp_policy policy;
     tbl_pattern pat[PAT_COUNT];
 };
 
 static char *read_file(const char *path, char err[CFG_ERR_MAX])
 {
+    struct stat sb;
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, CFG_ERR_MAX, "%s: cannot open table: %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = 1 << 20, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        len += fread(buf + len, 1, cap - len - 1, f);
-        if (len < cap - 1)
-            break;
-        char *grown = realloc(buf, cap *= 2);
-        if (!grown) {
-            free(buf);
-            buf = NULL;
-        } else
-            buf = grown;
+    if (fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode) || (unsigned long long)sb.st_size > TBL_MAX_BYTES) {
+        snprintf(err, CFG_ERR_MAX, "%s: not a regular file of at most %u MB", path, TBL_MAX_BYTES >> 20);
+        fclose(f);
+        return NULL;
     }
-    int bad = ferror(f);
+    size_t len = (size_t)sb.st_size;
+    char *buf = malloc(len + 1);
+    size_t got = buf ? fread(buf, 1, len, f) : 0;
+    int bad = ferror(f) || got != len;
     fclose(f);
     if (!buf || bad) {
         free(buf);
@@ -60,20 +64,16 @@ static char *read_file(const char *path, char err[CFG_ERR_MAX])
         return NULL;
     }
     buf[len] = 0;
+    if (strlen(buf) != len) {
+        free(buf);
+        snprintf(err, CFG_ERR_MAX, "%s: the table holds a NUL byte", path);
+        return NULL;
+    }
     return buf;
 }
 
-static int axis_kind(const char *name, enum exp_axis_kind *k)
-{
-    for (int i = EXP_AXIS_N; i <= EXP_AXIS_ADDRESSES; i++)
-        if (!strcmp(name, exp_axis_name((enum exp_axis_kind)i))) {
-            *k = (enum exp_axis_kind)i;
-            return 0;
-        }
-    return -1;
-}
-
-static double *number_array(const cJSON *a, size_t want)
+/* An array of exactly `want` finite numbers, each >= min. */
+static double *number_array(const cJSON *a, size_t want, double min)
 {
     if (!cJSON_IsArray(a) || (size_t)cJSON_GetArraySize(a) != want)
         return NULL;
@@ -82,13 +82,91 @@ static double *number_array(const cJSON *a, size_t want)
     const cJSON *e;
     cJSON_ArrayForEach(e, a)
     {
-        if (!v || !cJSON_IsNumber(e) || !isfinite(e->valuedouble)) {
+        if (!v || !cJSON_IsNumber(e) || !isfinite(e->valuedouble) || e->valuedouble < min) {
             free(v);
             return NULL;
         }
         v[i++] = e->valuedouble;
     }
     return v;
+}
+
+/* A string of exactly `want` letters, each one of `allowed`. */
+static char *code_string(const cJSON *s, size_t want, const char *allowed)
+{
+    if (!cJSON_IsString(s) || strlen(s->valuestring) != want || strspn(s->valuestring, allowed) != want)
+        return NULL;
+    char *c = malloc(want + 1);
+    if (c)
+        memcpy(c, s->valuestring, want + 1);
+    return c;
+}
+
+static int fail(char err[CFG_ERR_MAX], const char *pattern, const char *what)
+{
+    snprintf(err, CFG_ERR_MAX, "table: pattern %s: %s", pattern, what);
+    return -1;
+}
+
+static int load_axes(tbl_pattern *tp, const cJSON *axes, const char *name, char err[CFG_ERR_MAX])
+{
+    unsigned seen = 0;
+    const cJSON *ax;
+    if (!cJSON_IsArray(axes) || cJSON_GetArraySize(axes) < 1 || cJSON_GetArraySize(axes) > EXP_MAX_AXES)
+        return fail(err, name, "needs 1 to 5 axes");
+    tp->cells = tp->host_cells = 1;
+    cJSON_ArrayForEach(ax, axes)
+    {
+        int a = tp->axis_count;
+        const cJSON *an = cJSON_GetObjectItemCaseSensitive(ax, "name");
+        const cJSON *av = cJSON_GetObjectItemCaseSensitive(ax, "values");
+        if (!cJSON_IsString(an) || exp_axis_from_name(an->valuestring, &tp->kind[a]))
+            return fail(err, name, "an axis has no known name");
+        if (seen & (1u << tp->kind[a]))
+            return fail(err, name, "an axis is listed twice");
+        seen |= 1u << tp->kind[a];
+        tp->log2[a] = exp_axis_log2(tp->kind[a]);
+        tp->gpu_only[a] = exp_axis_gpu_only(tp->kind[a]);
+        int count = cJSON_IsArray(av) ? cJSON_GetArraySize(av) : 0;
+        if (count < 1 || count > EXP_MAX_VALUES || !(tp->values[a] = number_array(av, (size_t)count, 0)))
+            return fail(err, name, "an axis's values are not 1 to 32 non-negative numbers");
+        tp->axis_count++;
+        tp->count[a] = count;
+        for (int i = 0; i < count; i++)
+            if ((i && !(tp->values[a][i] > tp->values[a][i - 1])) || (tp->log2[a] && !(tp->values[a][i] > 0)))
+                return fail(err, name, "an axis is not increasing (or a log2 axis not positive)");
+        tp->cells *= (size_t)count;
+        if (!tp->gpu_only[a])
+            tp->host_cells *= (size_t)count;
+    }
+    if (!(seen & (1u << EXP_AXIS_N)))
+        return fail(err, name, "has no n axis");
+    return 0;
+}
+
+static int load_bands(tbl_pattern *tp, const cJSON *bands, const char *name, char err[CFG_ERR_MAX])
+{
+    const cJSON *b;
+    if (!bands)
+        return 0;
+    if (!cJSON_IsArray(bands) || cJSON_GetArraySize(bands) > EXP_MAX_BANDS)
+        return fail(err, name, "error_bands is not a list of at most 4");
+    cJSON_ArrayForEach(b, bands)
+    {
+        static const char *const keys[] = { "n_lo", "n_hi", "rows", "p10", "p50", "p90" };
+        double v[6];
+        for (int k = 0; k < 6; k++) {
+            const cJSON *x = cJSON_GetObjectItemCaseSensitive(b, keys[k]);
+            if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble) || x->valuedouble < 0)
+                return fail(err, name, "an error band lacks a non-negative number");
+            v[k] = x->valuedouble;
+        }
+        if (!(v[0] < v[1]) || !(v[3] > 0 && v[3] <= v[4] && v[4] <= v[5]) || v[2] != floor(v[2]))
+            return fail(err, name, "an error band is out of order");
+        exp_band *eb = &tp->bands[tp->band_count++];
+        *eb = (exp_band){ v[0], v[1], (int)v[2], v[3], v[4], v[5] };
+    }
+    return 0;
 }
 
 static int load_pattern(tbl_table *t, const cJSON *p, char err[CFG_ERR_MAX])
@@ -99,47 +177,65 @@ static int load_pattern(tbl_table *t, const cJSON *p, char err[CFG_ERR_MAX])
         snprintf(err, CFG_ERR_MAX, "table: a pattern entry names no known pattern");
         return -1;
     }
+    const char *nm = name->valuestring;
     tbl_pattern *tp = &t->pat[id];
-    const cJSON *axes = cJSON_GetObjectItemCaseSensitive(p, "axes");
+    if (tp->present || tp->axis_count)
+        return fail(err, nm, "is listed twice");
     const cJSON *cells = cJSON_GetObjectItemCaseSensitive(p, "cells");
-    const cJSON *fixed = cJSON_GetObjectItemCaseSensitive(p, "fixed");
-    const cJSON *wg = cJSON_GetObjectItemCaseSensitive(fixed, "wg");
-    if (!cJSON_IsArray(axes) || !cJSON_IsObject(cells) || !cJSON_IsNumber(wg) || cJSON_GetArraySize(axes) < 1 ||
-        cJSON_GetArraySize(axes) > EXP_MAX_AXES) {
-        snprintf(err, CFG_ERR_MAX, "table: pattern %s lacks axes, cells or fixed.wg", name->valuestring);
+    const cJSON *host = cJSON_GetObjectItemCaseSensitive(p, "host_cells");
+    if (load_axes(tp, cJSON_GetObjectItemCaseSensitive(p, "axes"), nm, err))
         return -1;
-    }
+    if (!cJSON_IsObject(cells) || !cJSON_IsObject(host))
+        return fail(err, nm, "lacks cells or host_cells");
     tp->uses_cas = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "uses_cas"));
-    tp->wg = wg->valueint;
-    tp->cells = 1;
-    const cJSON *ax;
-    cJSON_ArrayForEach(ax, axes)
-    {
-        int a = tp->axis_count++;
-        const cJSON *an = cJSON_GetObjectItemCaseSensitive(ax, "name");
-        const cJSON *av = cJSON_GetObjectItemCaseSensitive(ax, "values");
-        if (!cJSON_IsString(an) || axis_kind(an->valuestring, &tp->kind[a]) || !cJSON_IsArray(av) ||
-            cJSON_GetArraySize(av) < 1 || !(tp->values[a] = number_array(av, (size_t)cJSON_GetArraySize(av)))) {
-            snprintf(err, CFG_ERR_MAX, "table: pattern %s has a malformed axis", name->valuestring);
-            return -1;
-        }
-        tp->count[a] = cJSON_GetArraySize(av);
-        for (int i = 1; i < tp->count[a]; i++)
-            if (!(tp->values[a][i] > tp->values[a][i - 1]) || (exp_axis_log2(tp->kind[a]) && tp->values[a][0] <= 0)) {
-                snprintf(err, CFG_ERR_MAX, "table: pattern %s axis %s is not increasing", name->valuestring, an->valuestring);
-                return -1;
-            }
-        tp->cells *= (size_t)tp->count[a];
-    }
-    static const char *const fields[T_FIELDS] = { "gpu_us", "cpu_us", "density_fraction" };
-    for (int f = 0; f < T_FIELDS; f++)
-        if (!(tp->field[f] = number_array(cJSON_GetObjectItemCaseSensitive(cells, fields[f]), tp->cells))) {
-            snprintf(err, CFG_ERR_MAX, "table: pattern %s: cells.%s is not %zu numbers", name->valuestring, fields[f],
-                     tp->cells);
-            return -1;
-        }
+    if (!(tp->gpu_us = number_array(cJSON_GetObjectItemCaseSensitive(cells, "gpu_us"), tp->cells, 0)))
+        return fail(err, nm, "cells.gpu_us is not one non-negative number a cell");
+    if (!(tp->source = code_string(cJSON_GetObjectItemCaseSensitive(cells, "source"), tp->cells, "ms")))
+        return fail(err, nm, "cells.source is not one letter (m or s) a cell");
+    static const char *const fields[H_FIELDS] = { "cpu_us", "density_fraction" };
+    for (int f = 0; f < H_FIELDS; f++)
+        if (!(tp->host[f] = number_array(cJSON_GetObjectItemCaseSensitive(host, fields[f]), tp->host_cells, 0)))
+            return fail(err, nm, f == H_CPU ? "host_cells.cpu_us is not one non-negative number a cell"
+                                            : "host_cells.density_fraction is not one non-negative number a cell");
+    for (size_t i = 0; i < tp->host_cells; i++)
+        if (tp->host[H_FRACTION][i] > 1)
+            return fail(err, nm, "a density_fraction exceeds 1");
+    if (load_bands(tp, cJSON_GetObjectItemCaseSensitive(p, "error_bands"), nm, err))
+        return -1;
     tp->present = 1;
     return 0;
+}
+
+static int load_policy(tbl_table *t, const cJSON *disp, char err[CFG_ERR_MAX])
+{
+    const cJSON *rule = cJSON_GetObjectItemCaseSensitive(disp, "rule");
+    const cJSON *on = cJSON_GetObjectItemCaseSensitive(disp, "data_on");
+    const cJSON *hl = cJSON_GetObjectItemCaseSensitive(disp, "host_launch_us");
+    const cJSON *bw = cJSON_GetObjectItemCaseSensitive(disp, "pcie_bandwidth_gbps");
+    const cJSON *seed = cJSON_GetObjectItemCaseSensitive(disp, "seed");
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(seed, "density_penalty_start");
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(seed, "density_inhibit");
+    const cJSON *ic = cJSON_GetObjectItemCaseSensitive(seed, "inhibit_cas");
+    dsp_policy *pol = &t->policy;
+    if (!cJSON_IsString(rule) || dsp_rule_from_name(rule->valuestring, &pol->rule) || !cJSON_IsString(on) ||
+        dsp_data_on_from_name(on->valuestring, &pol->data_on) || !cJSON_IsNumber(hl) || !cJSON_IsNumber(bw) ||
+        !cJSON_IsNumber(ps) || !cJSON_IsNumber(in) || !cJSON_IsBool(ic) || !(hl->valuedouble >= 0) ||
+        !isfinite(hl->valuedouble) || !(bw->valuedouble > 0) || !isfinite(bw->valuedouble) ||
+        !(ps->valuedouble >= 0 && ps->valuedouble <= in->valuedouble && in->valuedouble <= 1)) {
+        snprintf(err, CFG_ERR_MAX, "table: the dispatch policy is malformed or out of range");
+        return -1;
+    }
+    pol->host_launch_us = hl->valuedouble;
+    pol->pcie_bandwidth_gbps = bw->valuedouble;
+    pol->seed.penalty_start = ps->valuedouble;
+    pol->seed.inhibit = in->valuedouble;
+    pol->seed.inhibit_cas = cJSON_IsTrue(ic);
+    return 0;
+}
+
+static void copy_name(char *dst, size_t len, const cJSON *s)
+{
+    snprintf(dst, len, "%s", cJSON_IsString(s) ? s->valuestring : "");
 }
 
 int tbl_load(const char *path, tbl_table **out, char err[CFG_ERR_MAX])
@@ -157,36 +253,26 @@ int tbl_load(const char *path, tbl_table **out, char err[CFG_ERR_MAX])
     int rc = -1;
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
-    const cJSON *disp = cJSON_GetObjectItemCaseSensitive(root, "dispatch");
     const cJSON *pats = cJSON_GetObjectItemCaseSensitive(root, "patterns");
     const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(root, "gpu");
+    const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(root, "cpu");
     if (!t)
         snprintf(err, CFG_ERR_MAX, "out of memory");
     else if (!cJSON_IsString(schema) || strcmp(schema->valuestring, EXP_SCHEMA_NAME))
         snprintf(err, CFG_ERR_MAX, "%s: not an atomsim cost table (schema is not \"%s\")", path, EXP_SCHEMA_NAME);
     else if (!cJSON_IsNumber(ver) || ver->valuedouble != EXP_SCHEMA_VERSION)
-        snprintf(err, CFG_ERR_MAX, "%s: schema version %g, this atomsim reads version %d only", path,
-                 cJSON_IsNumber(ver) ? ver->valuedouble : -1.0, EXP_SCHEMA_VERSION);
-    else if (!cJSON_IsObject(disp) || !cJSON_IsArray(pats))
-        snprintf(err, CFG_ERR_MAX, "%s: no dispatch thresholds or patterns", path);
-    else {
-        const cJSON *ps = cJSON_GetObjectItemCaseSensitive(disp, "density_penalty_start");
-        const cJSON *in = cJSON_GetObjectItemCaseSensitive(disp, "density_inhibit");
-        const cJSON *ic = cJSON_GetObjectItemCaseSensitive(disp, "inhibit_cas");
-        const cJSON *gn = cJSON_GetObjectItemCaseSensitive(gpu, "name");
-        const cJSON *gh = cJSON_GetObjectItemCaseSensitive(gpu, "config_hash");
-        if (!cJSON_IsNumber(ps) || !cJSON_IsNumber(in) || !cJSON_IsBool(ic))
-            snprintf(err, CFG_ERR_MAX, "%s: dispatch thresholds are malformed", path);
-        else {
-            t->th.penalty_start = ps->valuedouble;
-            t->th.inhibit = in->valuedouble;
-            t->th.inhibit_cas = cJSON_IsTrue(ic);
-            snprintf(t->gpu, sizeof t->gpu, "%s", cJSON_IsString(gn) ? gn->valuestring : "");
-            snprintf(t->hash, sizeof t->hash, "%s", cJSON_IsString(gh) ? gh->valuestring : "");
-            rc = 0;
-            const cJSON *p;
-            cJSON_ArrayForEach(p, pats) if (rc == 0 && load_pattern(t, p, err)) rc = -1;
-        }
+        snprintf(err, CFG_ERR_MAX, "%s: schema version %g, this atomsim reads version %d only (export the table again)",
+                 path, cJSON_IsNumber(ver) ? ver->valuedouble : -1.0, EXP_SCHEMA_VERSION);
+    else if (!cJSON_IsArray(pats))
+        snprintf(err, CFG_ERR_MAX, "%s: no patterns", path);
+    else if (load_policy(t, cJSON_GetObjectItemCaseSensitive(root, "dispatch"), err) == 0) {
+        copy_name(t->gpu, sizeof t->gpu, cJSON_GetObjectItemCaseSensitive(gpu, "name"));
+        copy_name(t->gpu_path, sizeof t->gpu_path, cJSON_GetObjectItemCaseSensitive(gpu, "config_path"));
+        copy_name(t->hash, sizeof t->hash, cJSON_GetObjectItemCaseSensitive(gpu, "config_hash"));
+        copy_name(t->cpu, sizeof t->cpu, cJSON_GetObjectItemCaseSensitive(cpu, "name"));
+        rc = 0;
+        const cJSON *p;
+        cJSON_ArrayForEach(p, pats) if (rc == 0 && load_pattern(t, p, err)) rc = -1;
     }
     cJSON_Delete(root);
     if (rc) {
@@ -202,10 +288,13 @@ void tbl_free(tbl_table *t)
     if (!t)
         return;
     for (int i = 0; i < PAT_COUNT; i++) {
+        tbl_pattern *tp = &t->pat[i];
         for (int a = 0; a < EXP_MAX_AXES; a++)
-            free(t->pat[i].values[a]);
-        for (int f = 0; f < T_FIELDS; f++)
-            free(t->pat[i].field[f]);
+            free(tp->values[a]);
+        free(tp->gpu_us);
+        free(tp->source);
+        for (int f = 0; f < H_FIELDS; f++)
+            free(tp->host[f]);
     }
     free(t);
 }
@@ -215,15 +304,64 @@ const char *tbl_gpu_name(const tbl_table *t)
     return t->gpu;
 }
 
+const char *tbl_gpu_config_path(const tbl_table *t)
+{
+    return t->gpu_path;
+}
+
 const char *tbl_config_hash(const tbl_table *t)
 {
     return t->hash;
+}
+
+const char *tbl_cpu_name(const tbl_table *t)
+{
+    return t->cpu;
+}
+
+const dsp_policy *tbl_policy(const tbl_table *t)
+{
+    return &t->policy;
+}
+
+int tbl_axis_range(const tbl_table *t, enum pat_id id, const char *axis, double *lo, double *hi)
+{
+    enum exp_axis_kind k;
+    if ((unsigned)id >= PAT_COUNT || !t->pat[id].present || exp_axis_from_name(axis, &k))
+        return -1;
+    const tbl_pattern *tp = &t->pat[id];
+    for (int a = 0; a < tp->axis_count; a++)
+        if (tp->kind[a] == k) {
+            *lo = tp->values[a][0];
+            *hi = tp->values[a][tp->count[a] - 1];
+            return 0;
+        }
+    return -1;
+}
+
+void tbl_query_init(tbl_query *q, enum pat_id pattern)
+{
+    pat_params p;
+    pat_defaults(&p);
+    memset(q, 0, sizeof *q);
+    q->pattern = pattern;
+    q->n = (double)p.n;
+    q->wg = p.wg;
+    q->selectivity = p.selectivity;
+    q->bins = p.bins;
+    q->hot = p.hot;
+    q->addresses = p.addresses;
+    q->smem_per_wg = 0;
+    q->rule = -1;
+    q->data_on = -1;
 }
 
 static double query_value(const tbl_query *q, enum exp_axis_kind k)
 {
     switch (k) {
     case EXP_AXIS_N: return q->n;
+    case EXP_AXIS_WG: return q->wg;
+    case EXP_AXIS_SMEM: return q->smem_per_wg;
     case EXP_AXIS_SELECTIVITY: return q->selectivity;
     case EXP_AXIS_BINS: return q->bins;
     case EXP_AXIS_HOT: return q->hot;
@@ -232,19 +370,24 @@ static double query_value(const tbl_query *q, enum exp_axis_kind k)
 }
 
 /* Bracketing index i (value between v[i] and v[i+1]) and the weight of
- * v[i+1] in the axis's scale; weights outside [0, 1] extrapolate. */
+ * v[i+1] in the axis's scale; weights outside [0, 1] extrapolate.  Returns
+ * 1 when x lies outside the axis. */
 static int bracket(const double *v, int count, double x, int log2_scale, int *i, double *w)
 {
     int lo = 0;
     if (count == 1) {
         *i = 0;
         *w = 0;
-        return x == v[0] ? 0 : 1;
+        return x != v[0];
     }
     while (lo < count - 2 && x >= v[lo + 1]) /* a grid point lands on w = 0: exact */
         lo++;
     double a = v[lo], b = v[lo + 1];
-    if (log2_scale)
+    if (x == a)
+        *w = 0;
+    else if (x == b)
+        *w = 1;
+    else if (log2_scale)
         *w = (log2(x) - log2(a)) / (log2(b) - log2(a));
     else
         *w = (x - a) / (b - a);
@@ -252,88 +395,136 @@ static int bracket(const double *v, int count, double x, int log2_scale, int *i,
     return x < v[0] || x > v[count - 1];
 }
 
-static double mix(double a, double b, double w, int log_values)
+/* Times interpolate their logarithm (a cost that doubles per step is then
+ * exact); a value of 0 falls back to linear. */
+static double mix(double a, double b, double w)
 {
     if (w == 0)
         return a;
     if (w == 1)
         return b;
-    if (log_values && a > 0 && b > 0)
+    if (a > 0 && b > 0)
         return exp(log(a) + w * (log(b) - log(a)));
     return a + w * (b - a);
 }
 
-/* Nested 1-D interpolation, last axis first, over the 2^d corners. */
-static double interpolate(const tbl_pattern *tp, const double *field, const int *idx, const double *w)
+/* Nested 1-D interpolation over the 2^d corners of the axes in `use`
+ * (a bit mask), last axis first; `field` is row-major over those axes. */
+static double interpolate(const tbl_pattern *tp, const double *field, unsigned use, const int *idx, const double *w,
+                          char *src, const char *codes)
 {
+    int ax[EXP_MAX_AXES], d = 0;
+    for (int a = 0; a < tp->axis_count; a++)
+        if (use & (1u << a))
+            ax[d++] = a;
     double corner[1 << EXP_MAX_AXES];
-    int d = tp->axis_count, ncorner = 1 << d;
+    int ncorner = 1 << d, seen_m = 0, seen_s = 0;
     for (int c = 0; c < ncorner; c++) {
         size_t off = 0;
-        for (int a = 0; a < d; a++) {
-            int bit = (c >> (d - 1 - a)) & 1;
+        for (int k = 0; k < d; k++) {
+            int a = ax[k];
+            int bit = (c >> (d - 1 - k)) & 1;
             int j = idx[a] + (bit && tp->count[a] > 1 ? 1 : 0);
             off = off * (size_t)tp->count[a] + (size_t)j;
         }
         corner[c] = field[off];
+        if (codes) {
+            seen_m |= codes[off] == 'm';
+            seen_s |= codes[off] == 's';
+        }
     }
-    for (int a = d - 1; a >= 0; a--) {
-        int half = 1 << a;
+    for (int k = d - 1; k >= 0; k--) {
+        int half = 1 << k;
         for (int c = 0; c < half; c++)
-            corner[c] = mix(corner[2 * c], corner[2 * c + 1], w[a], exp_axis_log2(tp->kind[a]));
+            corner[c] = mix(corner[2 * c], corner[2 * c + 1], w[ax[k]]);
     }
+    if (src)
+        *src = seen_m && seen_s ? 'x' : seen_s ? 's' : 'm';
     return corner[0];
 }
 
-int tbl_lookup(const tbl_table *t, const tbl_query *q, int extrapolate, tbl_answer *a, char err[CFG_ERR_MAX])
+static const exp_band *band_of(const tbl_pattern *tp, double n)
 {
-    if (q->pattern < 0 || q->pattern >= PAT_COUNT || !t->pat[q->pattern].present) {
-        snprintf(err, CFG_ERR_MAX, "the table has no pattern '%s'", q->pattern < PAT_COUNT ? pat_name(q->pattern) : "?");
+    for (int b = 0; b < tp->band_count; b++)
+        if (n >= tp->bands[b].n_lo && n < tp->bands[b].n_hi)
+            return &tp->bands[b];
+    return NULL;
+}
+
+/* The density the seed rule reads, for a pattern at an interpolated fraction. */
+static void density_of(const tbl_pattern *tp, double fraction, dsp_density *d)
+{
+    memset(d, 0, sizeof *d);
+    d->fraction = fraction;
+    d->atomics = fraction > 0;
+    d->cas = tp->uses_cas;
+}
+
+int tbl_lookup(const tbl_table *t, const tbl_query *q, tbl_answer *a, char err[CFG_ERR_MAX])
+{
+    if ((unsigned)q->pattern >= PAT_COUNT || !t->pat[q->pattern].present) {
+        snprintf(err, CFG_ERR_MAX, "the table has no pattern '%s'",
+                 (unsigned)q->pattern < PAT_COUNT ? pat_name(q->pattern) : "?");
+        return -1;
+    }
+    if (q->rule < -1 || q->rule > DSP_RULE_SEED || q->data_on < -1 || q->data_on > DSP_DATA_ON_BOTH) {
+        snprintf(err, CFG_ERR_MAX, "the query's rule or data location is not one the table knows");
         return -1;
     }
     const tbl_pattern *tp = &t->pat[q->pattern];
-    if (q->wg && q->wg != tp->wg) {
-        snprintf(err, CFG_ERR_MAX, "the table holds %s at wg=%d only (asked for wg=%d)", pat_name(q->pattern), tp->wg, q->wg);
-        return -1;
-    }
     int idx[EXP_MAX_AXES];
     double w[EXP_MAX_AXES];
+    unsigned all = 0, host = 0;
     a->extrapolated = 0;
     for (int ax = 0; ax < tp->axis_count; ax++) {
         double x = query_value(q, tp->kind[ax]);
-        int lg = exp_axis_log2(tp->kind[ax]);
-        if (lg && !(x > 0)) {
-            snprintf(err, CFG_ERR_MAX, "%s=%g: must be positive", exp_axis_name(tp->kind[ax]), x);
+        if (!isfinite(x) || x < 0 || (tp->log2[ax] && !(x > 0))) {
+            snprintf(err, CFG_ERR_MAX, "%s=%g: must be %s", exp_axis_name(tp->kind[ax]), x,
+                     tp->log2[ax] ? "positive" : "non-negative");
             return -1;
         }
-        if (bracket(tp->values[ax], tp->count[ax], x, lg, &idx[ax], &w[ax])) {
-            if (!extrapolate || tp->count[ax] == 1) {
-                snprintf(err, CFG_ERR_MAX, "%s=%g is outside the table's grid [%g, %g] for %s (--extrapolate to go beyond it)",
+        if (bracket(tp->values[ax], tp->count[ax], x, tp->log2[ax], &idx[ax], &w[ax])) {
+            if (!q->extrapolate || tp->count[ax] == 1) {
+                snprintf(err, CFG_ERR_MAX, "%s=%g is outside the table's grid [%g, %g] for %s%s",
                          exp_axis_name(tp->kind[ax]), x, tp->values[ax][0], tp->values[ax][tp->count[ax] - 1],
-                         pat_name(q->pattern));
+                         pat_name(q->pattern), tp->count[ax] == 1 ? "" : " (--extrapolate to go beyond it)");
                 return -1;
             }
             a->extrapolated = 1;
         }
+        all |= 1u << ax;
+        if (!tp->gpu_only[ax])
+            host |= 1u << ax;
     }
-    a->gpu_us = interpolate(tp, tp->field[T_GPU], idx, w);
-    a->cpu_us = interpolate(tp, tp->field[T_CPU], idx, w);
-    a->density_fraction = interpolate(tp, tp->field[T_FRACTION], idx, w);
-    /* the rule export applied, from the table's own thresholds */
-    dsp_density d = { 0 };
-    d.fraction = a->density_fraction;
-    d.atomics = a->density_fraction > 0;
-    d.cas = tp->uses_cas;
-    a->penalty = d.atomics ? dsp_penalty(d.fraction, &t->th) : 0;
-    a->inhibited = dsp_inhibited(&d, &t->th, &a->reason);
-    if (a->inhibited)
-        a->decision = DSP_CPU;
-    else if (a->gpu_us * (1 + a->penalty) <= a->cpu_us) {
-        a->decision = DSP_GPU;
-        a->reason = DSP_REASON_GPU_FASTER;
-    } else {
-        a->decision = DSP_CPU;
-        a->reason = DSP_REASON_CPU_FASTER;
-    }
+    a->gpu_kernel_us = interpolate(tp, tp->gpu_us, all, idx, w, &a->source, tp->source);
+    a->cpu_compute_us = interpolate(tp, tp->host[H_CPU], host, idx, w, NULL, NULL);
+    a->density_fraction = interpolate(tp, tp->host[H_FRACTION], host, idx, w, NULL, NULL);
+    if (a->density_fraction > 1)
+        a->density_fraction = 1; /* extrapolated */
+
+    dsp_policy pol = t->policy;
+    if (q->rule >= 0)
+        pol.rule = (enum dsp_rule)q->rule;
+    if (q->data_on >= 0)
+        pol.data_on = (enum dsp_data_on)q->data_on;
+    pat_params p;
+    pat_defaults(&p);
+    p.pattern = q->pattern;
+    p.n = (uint64_t)llround(q->n);
+    p.selectivity = q->selectivity;
+    p.bins = (uint32_t)llround(q->bins);
+    p.addresses = (uint32_t)llround(q->addresses);
+    dsp_density d;
+    density_of(tp, a->density_fraction, &d);
+    dsp_decide(&pol, &p, &d, a->gpu_kernel_us, a->cpu_compute_us, &a->d);
+    a->gpu_us = a->d.gpu_us;
+    a->cpu_us = a->d.cpu_us;
+    a->rule = pol.rule;
+    a->data_on = pol.data_on;
+
+    const exp_band *b = band_of(tp, q->n);
+    a->band_rows = b ? b->rows : 0;
+    a->gpu_lo_us = a->gpu_us - a->gpu_kernel_us + a->gpu_kernel_us * (b ? b->p10 : 1);
+    a->gpu_hi_us = a->gpu_us - a->gpu_kernel_us + a->gpu_kernel_us * (b ? b->p90 : 1);
     return 0;
 }

@@ -525,6 +525,7 @@ static void check_seeds(const cfg_config *cfg, const cpu_config *cpu, const grid
         exp_axis axes[EXP_MAX_AXES];
         int na;
         exp_axes_of(cfg, dens[k], axes, &na);
+        const exp_axis *dax = &axes[na - 1]; /* the pattern's own density axis comes last */
         char buf[200] = "";
         int cross = 0, gpu_always = 0, cpu_always = 0;
         double fr[4];
@@ -532,27 +533,23 @@ static void check_seeds(const cfg_config *cfg, const cpu_config *cpu, const grid
         for (size_t j = 0; j < 3; j++) {
             double first = -1;
             int gw = 0, cw = 0;
-            for (int s = 0; s < axes[1].count; s++) {
-                int asc = axes[1].kind == EXP_AXIS_SELECTIVITY;
-                double v = axes[1].values[asc ? s : axes[1].count - 1 - s];
+            for (int s = 0; s < dax->count; s++) {
+                int asc = dax->kind == EXP_AXIS_SELECTIVITY;
+                double v = dax->values[asc ? s : dax->count - 1 - s];
                 pat_params p;
                 pat_defaults(&p);
                 p.pattern = dens[k];
                 p.n = ns_[j];
-                if (axes[1].kind == EXP_AXIS_SELECTIVITY)
-                    p.selectivity = v;
-                else if (axes[1].kind == EXP_AXIS_BINS)
-                    p.bins = (uint32_t)v;
-                else
-                    p.addresses = (uint32_t)v;
-                exp_cell c;
+                exp_axis_set(&p, dax->kind, v);
+                dsp_decision c;
+                dsp_density dd;
                 char why[CFG_ERR_MAX];
-                if (exp_cell_of(cfg, cpu, &p, &c, why) || c.density_fraction <= 0)
+                if (exp_decide_point(cfg, cpu, &p, &c, &dd, why) || dd.fraction <= 0)
                     continue;
                 if (c.cpu_us < c.gpu_us) {
                     cw++;
                     if (first < 0)
-                        first = c.density_fraction;
+                        first = dd.fraction;
                 } else
                     gw++;
             }

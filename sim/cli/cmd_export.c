@@ -12,9 +12,10 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: atomsim export --config FILE [--cpu FILE] [-p section.key=value ...]\n"
                "                      [--format json|csv|c-header] [--output FILE] [--only PATTERN[,...]]\n"
-               "writes, for every pattern, predicted GPU and CPU times, contention density, the seed rule's\n"
-               "penalty and inhibition and the decision over a grid of n (2^10..2^26) and the pattern's own\n"
-               "axes (schema: model/schema/cost-table.schema.json).  Without --cpu the built-in CPU tier is\n"
+               "writes, for every pattern, the GPU's kernel time over a grid of n (2^10..2^26), workgroup size\n"
+               "(32..1024), shared memory per workgroup (0..the GPU's limit) and the pattern's own axes; the CPU\n"
+               "tier's time and seed 000's contention density; and the decision of dispatch.rule beside the seed\n"
+               "rule's verdict (schema: model/schema/cost-table.schema.json, docs/dispatch.md).  Without --cpu the built-in CPU tier is\n"
                "used (the GPU host's 16 workers, see configs/cpu-gpuhost-16core.ini).\n");
 }
 
@@ -111,7 +112,8 @@ int cmd_export(int argc, char **argv)
         return 2;
     }
     exp_table *t;
-    if (exp_build(&cfg, &cpu, only, &t, err)) {
+    exp_options opts = { only, NULL, NULL };
+    if (exp_build(&cfg, &cpu, &opts, &t, err)) {
         cli_error("export", "%s", err);
         return 1;
     }
