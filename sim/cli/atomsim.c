@@ -21,6 +21,7 @@ static const struct {
     { "export", cmd_export, "write the dispatcher's cost tables" },
     { "dispatch", cmd_dispatch, "answer GPU or CPU from a cost table" },
     { "check", cmd_check, "regression check of the cost formulas" },
+    { "plan", cmd_plan, "draw random configurations: a vkbench plan or CSV" },
 };
 
 static void usage(FILE *f)
