@@ -608,13 +608,19 @@ static void usage(FILE *f)
                "                     [--cpu FILE] [--no-sim] [--quick] [-j JOBS] [--format text|csv]\n"
                "holds every cost formula against the simulator over a grid and the composed model against the\n"
                "measured dataset (default: validate/data/<config name>.csv when it exists); seed formulas are\n"
-               "reported, never failed.  Exit 1 when a formula drifts past the tolerance recorded for it.\n");
+               "reported, never failed.  Exit 1 when a formula drifts past the tolerance recorded for it.\n"
+               "atomsim check --routing --help: both dispatch rules on a measured GPU-vs-CPU truth set.\n");
 }
 
 enum { OPT_DATA = 2000, OPT_NO_DATA, OPT_NO_SIM, OPT_QUICK, OPT_CPU };
 
 int cmd_check(int argc, char **argv)
 {
+    /* --routing scores a table against a measured truth set: another mode,
+     * with its own flags (cmd_check_routing.c) */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--routing"))
+            return cmd_check_routing(argc, argv);
     static const struct option longopts[] = {
         { "config", required_argument, NULL, CLI_OPT_CONFIG },
         { "format", required_argument, NULL, CLI_OPT_FORMAT },

@@ -5,6 +5,7 @@
 
 #include "../../model/cpu_config.h"
 #include "../../model/export.h"
+#include "../../validate/bands.h"
 #include "args.h"
 #include "commands.h"
 
@@ -12,14 +13,17 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: atomsim export --config FILE [--cpu FILE] [-p section.key=value ...]\n"
                "                      [--format json|csv|c-header] [--output FILE] [--only PATTERN[,...]]\n"
+               "                      [--residuals validate/data/GPU.csv]\n"
                "writes, for every pattern, the GPU's kernel time over a grid of n (2^10..2^26), workgroup size\n"
                "(32..1024), shared memory per workgroup (0..the GPU's limit) and the pattern's own axes; the CPU\n"
                "tier's time and seed 000's contention density; and the decision of dispatch.rule beside the seed\n"
                "rule's verdict (schema: model/schema/cost-table.schema.json, docs/dispatch.md).  Without --cpu the built-in CPU tier is\n"
-               "used (the GPU host's 16 workers, see configs/cpu-gpuhost-16core.ini).\n");
+               "used (the GPU host's 16 workers, see configs/cpu-gpuhost-16core.ini).  --residuals names the\n"
+               "measured dataset the GPU config was validated on: each pattern then carries error bands, the\n"
+               "10th to 90th percentile of measured/predicted per region of n, that dispatch prints.\n");
 }
 
-enum { OPT_CPU = 2000, OPT_OUTPUT, OPT_ONLY };
+enum { OPT_CPU = 2000, OPT_OUTPUT, OPT_ONLY, OPT_RESIDUALS };
 
 /* --only histogram,counter -> a pattern mask */
 static int parse_only(const char *list, unsigned *mask)
@@ -38,6 +42,24 @@ static int parse_only(const char *list, unsigned *mask)
     return *mask ? 0 : -1;
 }
 
+/* Error bands for every pattern of the table from one measured dataset. */
+static int add_bands(exp_table *t, const char *path, char err[CFG_ERR_MAX])
+{
+    val_dataset d;
+    if (val_dataset_load(path, &d, err))
+        return -1;
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < t->pattern_count; i++) {
+        exp_band b[EXP_MAX_BANDS];
+        int count;
+        rc = val_bands(&t->gpu, &d, t->patterns[i].pattern, b, &count, err);
+        if (rc == 0)
+            exp_set_bands(t, t->patterns[i].pattern, b, count);
+    }
+    val_dataset_free(&d);
+    return rc;
+}
+
 int cmd_export(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -46,6 +68,7 @@ int cmd_export(int argc, char **argv)
         { "format", required_argument, NULL, CLI_OPT_FORMAT },
         { "output", required_argument, NULL, OPT_OUTPUT },
         { "only", required_argument, NULL, OPT_ONLY },
+        { "residuals", required_argument, NULL, OPT_RESIDUALS },
         { "help", no_argument, NULL, CLI_OPT_HELP },
         { 0, 0, 0, 0 },
     };
@@ -53,7 +76,7 @@ int cmd_export(int argc, char **argv)
     cfg_config cfg;
     cpu_config cpu;
     char err[CFG_ERR_MAX];
-    const char *cpu_path = NULL, *out_path = NULL;
+    const char *cpu_path = NULL, *out_path = NULL, *residuals = NULL;
     enum exp_format fmt = EXP_JSON;
     unsigned only = 0;
     int c;
@@ -70,6 +93,9 @@ int cmd_export(int argc, char **argv)
             continue;
         case OPT_OUTPUT:
             out_path = optarg;
+            continue;
+        case OPT_RESIDUALS:
+            residuals = optarg;
             continue;
         case OPT_ONLY:
             if (parse_only(optarg, &only))
@@ -116,6 +142,11 @@ int cmd_export(int argc, char **argv)
     if (exp_build(&cfg, &cpu, &opts, &t, err)) {
         cli_error("export", "%s", err);
         return 1;
+    }
+    if (residuals && add_bands(t, residuals, err)) {
+        cli_error("export", "%s", err);
+        exp_free(t);
+        return 2;
     }
     FILE *f = out_path ? fopen(out_path, "w") : stdout;
     if (!f) {

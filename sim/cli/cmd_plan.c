@@ -62,7 +62,7 @@ typedef struct {
 
 enum {
     OPT_RANDOM = 3000, OPT_SEED, OPT_ROWS, OPT_PATTERNS, OPT_FORMAT, OPT_OUTPUT, OPT_HELP,
-    OPT_SEL_RANGE, OPT_HOT_RANGE, OPT_AXIS /* + AX_* */
+    OPT_SEL_RANGE, OPT_HOT_RANGE, OPT_MAX_CAS, OPT_AXIS /* + AX_* */
 };
 
 static void usage(FILE *f)
@@ -120,16 +120,14 @@ static void usage(FILE *f)
         "  --cas-bins-range LO..HI\n"
         "                        default 1..2^16, domain [1, 2^24]: the same for\n"
         "                        histogram-u8-cas and histogram-u16-cas\n"
+        "  --max-cas-contenders N  default 131072 (2^17): a compare-and-swap row whose hottest word\n"
+        "                        more threads race on (cas-append n x S, u8 n/(K/4), u16 n/(K/2)) is\n"
+        "                        drawn again: past it one GPU dispatch can outlast the harness's timeout\n"
         "  --hot-range LO..HI    default 0..1, multiples of 0.001: histogram only.  60%% exactly LO,\n"
         "                        40%% uniform over the range in steps of 0.001\n"
         "  --addresses-range LO..HI\n"
         "                        default 1..2^22, domain [1, 2^22]: distinct-lines, log-uniform\n"
         "\n"
-        "Caution: the default ranges reach CAS rows far past h100.plan's bound of 2^17 threads\n"
-        "on one word (cas-append at n*S above it; the sub-word CAS histograms at large n and few\n"
-        "bins).  Their time grows about as the square of the contenders, so such a dispatch can\n"
-        "outlast vkbench's 10 s limit, which stops the run: narrow --n-range, --cas-bins-range\n"
-        "or --selectivity-range (or leave those patterns out) for a plan meant for a GPU.\n"
         "\n"
         "A configuration drawn before is drawn again, up to %d times, since vkbench runs a\n"
         "repeated configuration once; only ranges too narrow for N rows leave repeats (a note on\n"
@@ -397,6 +395,20 @@ static void draw_row(gsl_rng *r, const ranges *rg, enum pat_id p, int want_pow2,
     out->smem = pat_smem_bytes(&q);
 }
 
+/* Threads that race on the hottest word of a compare-and-swap loop: the
+ * loop's time grows about as their square, and past 2^17 (the most the
+ * contract's datasets measure) one dispatch can outlast the harness's
+ * fence timeout and end the whole GPU run. */
+static double cas_contenders(const row *w)
+{
+    switch (w->pattern) {
+    case PAT_CAS_APPEND: return w->n * (w->sel / 1e6);
+    case PAT_HISTOGRAM_U8_CAS: return w->n / ceil(w->bins / 4.0);
+    case PAT_HISTOGRAM_U16_CAS: return w->n / ceil(w->bins / 2.0);
+    default: return 0;
+    }
+}
+
 static uint64_t mix(uint64_t h, uint64_t v)
 {
     h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
@@ -536,6 +548,7 @@ int cmd_plan(int argc, char **argv)
         { "help", no_argument, NULL, OPT_HELP },
         { "selectivity-range", required_argument, NULL, OPT_SEL_RANGE },
         { "hot-range", required_argument, NULL, OPT_HOT_RANGE },
+        { "max-cas-contenders", required_argument, NULL, OPT_MAX_CAS },
     };
     int nopt = 9;
     for (int ax = 0; ax < AX_COUNT; ax++)
@@ -562,6 +575,8 @@ int cmd_plan(int argc, char **argv)
     }
     memcpy(typed, argv, sizeof *typed * (size_t)(argc + 1));
 
+    uint64_t max_cas_u = 0;
+    double max_cas = 131072;
     int status = 2;
     FILE *out = NULL;
     gsl_rng *r = NULL;
@@ -606,6 +621,13 @@ int cmd_plan(int argc, char **argv)
         case OPT_SEL_RANGE:
             if (parse_fraction_range("selectivity-range", optarg, 1e6, "0.000001", &rg.sel))
                 goto done;
+            break;
+        case OPT_MAX_CAS:
+            if (parse_int(optarg, &max_cas_u) || max_cas_u < 1) {
+                cli_error(CMD, "--max-cas-contenders '%s' is not a positive decimal integer", optarg);
+                goto done;
+            }
+            max_cas = (double)max_cas_u;
             break;
         case OPT_HOT_RANGE:
             if (parse_fraction_range("hot-range", optarg, 1e3, "0.001", &rg.hot))
@@ -669,9 +691,14 @@ int cmd_plan(int argc, char **argv)
         enum pat_id p = order[i % (uint64_t)npat];
         row w;
         int tries = 0;
-        do
-            draw_row(r, &rg, p, pow2_next[p], &w);
-        while (!fpset_add(&seen, fingerprint(&w)) && ++tries <= MAX_REDRAWS);
+        do {
+            /* an over-contended CAS row is no configuration of the plan:
+             * drawn again until it fits, before the repeat check */
+            int hot = 0;
+            do
+                draw_row(r, &rg, p, pow2_next[p], &w);
+            while (cas_contenders(&w) > max_cas && ++hot < 100000);
+        } while (!fpset_add(&seen, fingerprint(&w)) && ++tries <= MAX_REDRAWS);
         repeats += tries > MAX_REDRAWS;
         pow2_next[p] = !pow2_next[p];
         bad = write_row(out, csv, &w) < 0;

@@ -12,6 +12,7 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_dispatch(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_check_routing(int argc, char **argv); /* check --routing */
 int cmd_plan(int argc, char **argv);
 
 #endif

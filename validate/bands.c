@@ -1,0 +1,48 @@
+/* bands.c - per-pattern, per-region quantiles of measured / predicted over
+ * a measured dataset (see bands.h). */
+#include "bands.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <stdlib.h>
+
+#include "../model/model.h"
+
+static const double region_edges[EXP_MAX_BANDS + 1] = { 1, 65536, 1048576, 16777216, 1.0 * (1ull << 40) };
+
+int val_bands(const cfg_config *cfg, const val_dataset *d, enum pat_id id, exp_band *bands, int *count,
+              char err[CFG_ERR_MAX])
+{
+    double *ratio = malloc((d->count ? d->count : 1) * sizeof *ratio);
+    if (!ratio) {
+        snprintf(err, CFG_ERR_MAX, "out of memory for %zu rows", d->count);
+        return -1;
+    }
+    *count = 0;
+    for (int r = 0; r < EXP_MAX_BANDS; r++) {
+        size_t n = 0;
+        for (size_t i = 0; i < d->count; i++) {
+            const val_row *row = &d->rows[i];
+            double rn = (double)row->params.n;
+            if (row->params.pattern != id || rn < region_edges[r] || rn >= region_edges[r + 1])
+                continue;
+            atom_stats st;
+            char why[CFG_ERR_MAX];
+            if (mdl_predict(cfg, &row->params, &st, why) || !(st.time_us > 0))
+                continue; /* the model declines this row: it has no residual */
+            ratio[n++] = row->time_us_median / st.time_us;
+        }
+        if (n < VAL_BAND_MIN_ROWS)
+            continue;
+        gsl_sort(ratio, 1, n);
+        exp_band *b = &bands[(*count)++];
+        b->n_lo = region_edges[r];
+        b->n_hi = region_edges[r + 1];
+        b->rows = (int)n;
+        b->p10 = gsl_stats_quantile_from_sorted_data(ratio, 1, n, 0.10);
+        b->p50 = gsl_stats_quantile_from_sorted_data(ratio, 1, n, 0.50);
+        b->p90 = gsl_stats_quantile_from_sorted_data(ratio, 1, n, 0.90);
+    }
+    free(ratio);
+    return 0;
+}

@@ -1,0 +1,107 @@
+/* routing.c - a dispatcher's misroutes and regret on a measured truth set
+ * (see routing.h). */
+#include "routing.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int same_config(const pat_params *a, const pat_params *b)
+{
+    return a->pattern == b->pattern && a->n == b->n && a->wg == b->wg && a->selectivity == b->selectivity &&
+           a->bins == b->bins && a->hot == b->hot && a->addresses == b->addresses && a->smem_per_wg == b->smem_per_wg;
+}
+
+static const val_row *find(const val_dataset *d, const pat_params *p)
+{
+    for (size_t i = 0; i < d->count; i++)
+        if (same_config(&d->rows[i].params, p))
+            return &d->rows[i];
+    return NULL;
+}
+
+static void quantiles(double *v, size_t n, double *median, double *p90)
+{
+    if (!n) {
+        *median = *p90 = NAN;
+        return;
+    }
+    gsl_sort(v, 1, n);
+    *median = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.5);
+    *p90 = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.9);
+}
+
+int val_route_score(const tbl_table *t, const val_dataset *gpu, const val_dataset *cpu, enum dsp_data_on data_on,
+                    val_route_stats *st, val_route_row **rows_out, char err[CFG_ERR_MAX])
+{
+    memset(st, 0, sizeof *st);
+    size_t cap = gpu->count ? gpu->count : 1;
+    val_route_row *rows = calloc(cap, sizeof *rows);
+    double *gape = malloc(cap * sizeof *gape), *cape = malloc(cap * sizeof *cape);
+    double chosen[2] = { 0, 0 }, best = 0;
+    if (!rows || !gape || !cape) {
+        free(rows);
+        free(gape);
+        free(cape);
+        snprintf(err, CFG_ERR_MAX, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < cpu->count; i++)
+        st->cpu_only += !find(gpu, &cpu->rows[i].params);
+    for (size_t i = 0; i < gpu->count; i++) {
+        const val_row *g = &gpu->rows[i], *c = find(cpu, &g->params);
+        if (!c) {
+            st->gpu_only++;
+            continue;
+        }
+        val_route_row *r = &rows[st->rows];
+        const pat_params *p = &g->params;
+        tbl_query q;
+        char why[CFG_ERR_MAX];
+        tbl_query_init(&q, p->pattern);
+        q.n = (double)p->n;
+        q.wg = p->wg;
+        q.smem_per_wg = p->smem_per_wg;
+        q.selectivity = p->selectivity;
+        q.bins = p->bins;
+        q.hot = p->hot;
+        q.addresses = p->addresses;
+        q.data_on = (int)data_on;
+        q.rule = DSP_RULE_COST;
+        if (tbl_lookup(t, &q, &r->cost, why)) {
+            st->outside++;
+            continue;
+        }
+        q.rule = DSP_RULE_SEED;
+        tbl_lookup(t, &q, &r->seed, why);
+        r->params = *p;
+        r->gpu_us = g->time_us_median;
+        r->cpu_us = c->time_us_median;
+        double fast = fmin(r->gpu_us, r->cpu_us);
+        best += fast;
+        st->gpu_faster += r->gpu_us < r->cpu_us;
+        for (int rule = 0; rule < 2; rule++) {
+            enum dsp_target side = rule == DSP_RULE_COST ? r->cost.d.target : r->seed.d.target;
+            double took = side == DSP_GPU ? r->gpu_us : r->cpu_us;
+            chosen[rule] += took;
+            r->misroute[rule] = took > (1 + VAL_ROUTE_SLACK) * fast;
+            st->misroutes[rule] += (size_t)r->misroute[rule];
+        }
+        gape[st->rows] = fabs(r->cost.gpu_kernel_us / r->gpu_us - 1);
+        cape[st->rows] = fabs(r->cost.cpu_compute_us / r->cpu_us - 1);
+        st->rows++;
+    }
+    for (int rule = 0; rule < 2; rule++)
+        st->regret[rule] = best > 0 ? chosen[rule] / best - 1 : NAN;
+    quantiles(gape, st->rows, &st->gpu_median_ape, &st->gpu_p90_ape);
+    quantiles(cape, st->rows, &st->cpu_median_ape, &st->cpu_p90_ape);
+    free(gape);
+    free(cape);
+    if (rows_out)
+        *rows_out = rows;
+    else
+        free(rows);
+    return 0;
+}
