@@ -52,6 +52,7 @@ $(B)/atomsim: $(CLI_OBJ) $(B)/libatomsim.a
 -include validate/vkbench.mk
 -include validate/cpubench.mk
 -include plots/plots.mk
+-include tables/tables.mk
 -include tests/tests.mk
 
 run: $(B)/atomsim

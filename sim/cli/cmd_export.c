@@ -1,6 +1,7 @@
 /* cmd_export.c - `atomsim export`: writes the dispatcher's cost tables for
  * one GPU config and one CPU-tier config (model/export.c). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../model/cpu_config.h"
@@ -13,13 +14,13 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: atomsim export --config FILE [--cpu FILE] [-p section.key=value ...]\n"
                "                      [--format json|csv|c-header] [--output FILE] [--only PATTERN[,...]]\n"
-               "                      [--residuals validate/data/GPU.csv]\n"
+               "                      [--residuals validate/data/GPU.csv ...]\n"
                "writes, for every pattern, the GPU's kernel time over a grid of n (2^10..2^26), workgroup size\n"
                "(32..1024), shared memory per workgroup (0..the GPU's limit) and the pattern's own axes; the CPU\n"
                "tier's time and seed 000's contention density; and the decision of dispatch.rule beside the seed\n"
                "rule's verdict (schema: model/schema/cost-table.schema.json, docs/dispatch.md).  Without --cpu the built-in CPU tier is\n"
-               "used (the GPU host's 16 workers, see configs/cpu-gpuhost-16core.ini).  --residuals names the\n"
-               "measured dataset the GPU config was validated on: each pattern then carries error bands, the\n"
+               "used (the GPU host's 16 workers, see configs/cpu-gpuhost-16core.ini).  --residuals names a\n"
+               "measured dataset the GPU config was validated on (repeatable): each pattern then carries error bands, the\n"
                "10th to 90th percentile of measured/predicted per region of n, that dispatch prints.\n");
 }
 
@@ -42,12 +43,31 @@ static int parse_only(const char *list, unsigned *mask)
     return *mask ? 0 : -1;
 }
 
-/* Error bands for every pattern of the table from one measured dataset. */
-static int add_bands(exp_table *t, const char *path, char err[CFG_ERR_MAX])
+#define MAX_RESIDUALS 16
+
+/* Error bands for every pattern of the table from the rows of every
+ * measured dataset named. */
+static int add_bands(exp_table *t, const char *const *paths, int npaths, char err[CFG_ERR_MAX])
 {
-    val_dataset d;
-    if (val_dataset_load(path, &d, err))
-        return -1;
+    val_dataset d = { 0 };
+    for (int k = 0; k < npaths; k++) {
+        val_dataset one;
+        if (val_dataset_load(paths[k], &one, err)) {
+            val_dataset_free(&d);
+            return -1;
+        }
+        val_row *rows = realloc(d.rows, (d.count + one.count + 1) * sizeof *rows);
+        if (!rows) {
+            val_dataset_free(&one);
+            val_dataset_free(&d);
+            snprintf(err, CFG_ERR_MAX, "out of memory");
+            return -1;
+        }
+        memcpy(rows + d.count, one.rows, one.count * sizeof *rows);
+        d.rows = rows;
+        d.count += one.count;
+        val_dataset_free(&one);
+    }
     int rc = 0;
     for (int i = 0; rc == 0 && i < t->pattern_count; i++) {
         exp_band b[EXP_MAX_BANDS];
@@ -76,7 +96,8 @@ int cmd_export(int argc, char **argv)
     cfg_config cfg;
     cpu_config cpu;
     char err[CFG_ERR_MAX];
-    const char *cpu_path = NULL, *out_path = NULL, *residuals = NULL;
+    const char *cpu_path = NULL, *out_path = NULL, *residuals[MAX_RESIDUALS];
+    int nresiduals = 0;
     enum exp_format fmt = EXP_JSON;
     unsigned only = 0;
     int c;
@@ -95,7 +116,11 @@ int cmd_export(int argc, char **argv)
             out_path = optarg;
             continue;
         case OPT_RESIDUALS:
-            residuals = optarg;
+            if (nresiduals == MAX_RESIDUALS) {
+                cli_error("export", "--residuals: at most %d datasets", MAX_RESIDUALS);
+                return 2;
+            }
+            residuals[nresiduals++] = optarg;
             continue;
         case OPT_ONLY:
             if (parse_only(optarg, &only))
@@ -143,7 +168,7 @@ int cmd_export(int argc, char **argv)
         cli_error("export", "%s", err);
         return 1;
     }
-    if (residuals && add_bands(t, residuals, err)) {
+    if (nresiduals && add_bands(t, residuals, nresiduals, err)) {
         cli_error("export", "%s", err);
         exp_free(t);
         return 2;

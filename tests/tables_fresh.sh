@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# tables_fresh.sh - the shipped cost tables (tables/*.json) are what
+# `make tables` makes from the committed configs and datasets, byte for
+# byte, and they load: a config, CPU tier or dataset changed without
+# `make tables` fails here.  ATOMSIM may name the binary.
+set -u
+cd "$(dirname "$0")/.."
+A=${ATOMSIM:-build/atomsim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(cd "$(dirname "$0")" && pwd)/lib/checks.sh"
+
+for g in h100 h200; do
+    if [ ! -f "tables/$g.json" ]; then
+        bad "tables/$g.json is missing (make tables)"
+        continue
+    fi
+    args=$(make -s "table-args-$g" 2>/dev/null)
+    if [ -z "$args" ]; then
+        bad "make table-args-$g prints no export arguments"
+        continue
+    fi
+    # shellcheck disable=SC2086
+    "$A" export $args --output "$tmp/$g.json" 2>"$tmp/err"
+    check_eval "tables/$g.json is what make tables makes" "cmp -s tables/$g.json $tmp/$g.json"
+    check_eval "tables/$g.json is at most 16 MB" "[ \$(stat -c %s tables/$g.json) -le 16777216 ]"
+    "$A" dispatch --table "tables/$g.json" --pattern compaction --n 10000000 --selectivity 0.25 >"$tmp/out" 2>&1
+    check_eval "tables/$g.json answers a query" "grep -q '^decision: ' $tmp/out"
+done
+finish tables_fresh
