@@ -136,12 +136,16 @@ int exp_axes_of(const cfg_config *c, enum pat_id id, exp_axis *axes, int *count)
         list_axis(&axes[k++], EXP_AXIS_HOT, hots, (int)(sizeof hots / sizeof hots[0]));
         break;
     case PAT_HISTOGRAM_SHARED: {
-        /* bins in shared memory: as many powers of two as one workgroup may
-         * allocate (4 bytes per bin) */
+        /* bins in shared memory: the powers of two one workgroup may
+         * allocate (4 bytes per bin), then the most it may */
         int hi = 0;
         while (hi < 22 && 4.0 * ldexp(1.0, hi + 1) <= c->gpu.max_smem_per_wg_bytes)
             hi++;
-        pow2_axis(&axes[k++], EXP_AXIS_BINS, 0, hi);
+        exp_axis *b = &axes[k++];
+        pow2_axis(b, EXP_AXIS_BINS, 0, hi);
+        double most = floor(c->gpu.max_smem_per_wg_bytes / 4.0); /* 12,288 in 48 KiB */
+        if (most > b->values[b->count - 1] && b->count < EXP_MAX_VALUES)
+            b->values[b->count++] = most;
         break;
     }
     case PAT_HISTOGRAM_U8_CAS:
