@@ -8,6 +8,7 @@
 
 #include "cpu_tier.h"
 #include "density.h"
+#include "formulas.h"
 #include "model.h"
 
 static const char *const axis_names[EXP_AXIS_KIND_COUNT] = {
@@ -98,23 +99,27 @@ static void wg_axis(const cfg_config *c, exp_axis *a)
     list_axis(a, EXP_AXIS_WG, v, (int)(sizeof v / sizeof v[0]));
 }
 
-/* Shared memory per workgroup, 0 to what one workgroup may allocate, in
- * 8 KiB steps: on the H100 these are 32, 25, 13, 9, 6, 5 and 4 workgroups an
- * SM, the steps that move the GPU's time most. */
+/* Shared memory per workgroup: denser where a step of it changes the
+ * workgroups an SM holds most (on the H100 under Vulkan, 65 KiB an SM:
+ * 21, 13, 9, 7, 5, 3, 2 and 1 at 2, 4, 6, 8, 12, 16, 24 and 32 KiB), then
+ * what one workgroup may allocate.  Lookups bracket this axis by the
+ * workgroups an SM holds (table.c), so a query that holds as many as a grid
+ * point is exact. */
 static void smem_axis(const cfg_config *c, exp_axis *a)
 {
+    static const double v[] = { 0, 2048, 4096, 6144, 8192, 12288, 16384, 24576, 32768 };
     a->kind = EXP_AXIS_SMEM;
     a->count = 0;
-    for (int b = 0; b <= c->gpu.max_smem_per_wg_bytes && a->count < EXP_MAX_VALUES; b += 8192)
-        a->values[a->count++] = b;
-    if (a->values[a->count - 1] < c->gpu.max_smem_per_wg_bytes && a->count < EXP_MAX_VALUES)
-        a->values[a->count++] = c->gpu.max_smem_per_wg_bytes;
+    for (size_t i = 0; i < sizeof v / sizeof v[0] && v[i] < c->gpu.max_smem_per_wg_bytes; i++)
+        a->values[a->count++] = v[i];
+    a->values[a->count++] = c->gpu.max_smem_per_wg_bytes;
 }
 
 /* 0, then 1-2-5 steps from 0.001 to 1. */
 static const double selectivities[] = { 0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1 };
-/* Hot fractions: denser where bin 0 starts to dominate. */
-static const double hots[] = { 0, 0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1 };
+/* Hot fractions: denser where bin 0 starts to dominate, and before 1, where
+ * every lane of a warp hits one address and merges (the time falls ~10x). */
+static const double hots[] = { 0, 0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 0.9, 0.97, 0.99, 1 };
 
 int exp_axes_of(const cfg_config *c, enum pat_id id, exp_axis *axes, int *count)
 {
@@ -162,6 +167,13 @@ int exp_axes_of(const cfg_config *c, enum pat_id id, exp_axis *axes, int *count)
     }
     *count = k;
     return 0;
+}
+
+int exp_wgs_per_sm(const cfg_config *gpu, const pat_params *p)
+{
+    mdl_occupancy o;
+    mdl_occupancy_of(gpu, p->wg, pat_smem_bytes(p), 1, &o);
+    return o.wg_per_sm;
 }
 
 int exp_model_gpu(void *ctx, const cfg_config *gpu, const pat_params *p, double *gpu_us, enum exp_source *src,
@@ -275,14 +287,38 @@ static int build_pattern(const exp_table *t, const exp_options *o, enum pat_id i
         }
     }
     exp_gpu_fn fn = o && o->gpu_fn ? o->gpu_fn : exp_model_gpu;
+    int sa = -1; /* the smem axis */
+    size_t smem_stride = 1;
+    for (int a = ep->axis_count - 1; a >= 0 && sa < 0; a--) {
+        if (ep->axes[a].kind == EXP_AXIS_SMEM)
+            sa = a;
+        else
+            smem_stride *= (size_t)ep->axes[a].count;
+    }
+    int reuse = sa >= 0 && !(o && o->every_cell);
     for (size_t i = 0; i < ep->cell_count; i++) {
         exp_cell *c = &ep->cells[i];
         point_of(ep, i, 0, &p);
+        /* Shared memory reaches the GPU's time only through the workgroups
+         * an SM holds: a point that holds as many as its neighbour below on
+         * the smem axis has its time (exp_options.every_cell computes it
+         * anyway; tests/unit/test_dispatch_table.c compares the two). */
+        size_t s_idx = reuse ? (i / smem_stride) % (size_t)ep->axes[sa].count : 0;
+        if (s_idx > 0) {
+            pat_params below = p;
+            exp_axis_set(&below, EXP_AXIS_SMEM, ep->axes[sa].values[s_idx - 1]);
+            if (exp_wgs_per_sm(gpu, &below) == exp_wgs_per_sm(gpu, &p)) {
+                c->gpu_us = ep->cells[i - smem_stride].gpu_us;
+                c->source = ep->cells[i - smem_stride].source;
+                goto decide;
+            }
+        }
         if (fn(o ? o->gpu_ctx : NULL, gpu, &p, &c->gpu_us, &c->source, why) || !isfinite(c->gpu_us)) {
             snprintf(err, CFG_ERR_MAX, "%s n=%llu wg=%d: %s", pat_name(id), (unsigned long long)p.n, p.wg,
                      isfinite(c->gpu_us) ? why : "the GPU prediction is not finite");
             return -1;
         }
+    decide:;
         const exp_host_cell *hc = &ep->host_cells[exp_host_index(ep, i)];
         dsp_density d = { 0 };
         d.fraction = hc->density_fraction;

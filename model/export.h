@@ -107,6 +107,8 @@ typedef struct exp_options {
     unsigned only;                    /* mask of (1 << pat_id), 0 for every pattern */
     exp_gpu_fn gpu_fn;                /* NULL: the analytical model */
     void *gpu_ctx;
+    int every_cell;                   /* 1: run gpu_fn at every cell, even where shared memory holds as many
+                                         workgroups an SM as the grid point below (same time) */
 } exp_options;
 
 typedef struct exp_table {
@@ -124,6 +126,10 @@ size_t exp_host_index(const exp_pattern *ep, size_t i);
 
 /* The grid of one pattern for a config. */
 int exp_axes_of(const cfg_config *c, enum pat_id id, exp_axis *axes, int *count);
+
+/* Workgroups an SM holds at this point (0: the workgroup does not fit):
+ * the one way shared memory reaches the GPU's time. */
+int exp_wgs_per_sm(const cfg_config *gpu, const pat_params *p);
 
 /* The analytical model's GPU time for one grid point (an exp_gpu_fn). */
 int exp_model_gpu(void *ctx, const cfg_config *gpu, const pat_params *p, double *gpu_us, enum exp_source *src,

@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "density.h"
 #include "export.h"
+#include "formulas.h"
 
 #define TBL_MAX_BYTES (256u << 20) /* far above a shipped table (16 MB); guards against a runaway file */
 
@@ -37,6 +39,7 @@ struct tbl_table {
     char gpu[CFG_NAME_MAX], gpu_path[512], cpu[CFG_NAME_MAX];
     char hash[24];
     dsp_policy policy;
+    cfg_config occ;                   /* the GPU's occupancy limits (the rest: defaults) */
     tbl_pattern pat[PAT_COUNT];
 };
 
@@ -233,6 +236,36 @@ static int load_policy(tbl_table *t, const cJSON *disp, char err[CFG_ERR_MAX])
     return 0;
 }
 
+/* The GPU limits that decide how many workgroups an SM holds: lookups map
+ * a query's shared memory onto the grid by them (tbl_lookup). */
+static int load_occupancy(tbl_table *t, const cJSON *gpu, char err[CFG_ERR_MAX])
+{
+    static const struct {
+        const char *key;
+        size_t off;
+    } keys[] = {
+        { "subgroup_size", offsetof(cfg_gpu, subgroup_size) },
+        { "max_threads_per_sm", offsetof(cfg_gpu, max_threads_per_sm) },
+        { "max_warps_per_sm", offsetof(cfg_gpu, max_warps_per_sm) },
+        { "max_wg_per_sm", offsetof(cfg_gpu, max_wg_per_sm) },
+        { "smem_per_sm_bytes", offsetof(cfg_gpu, smem_per_sm_bytes) },
+        { "smem_reserved_per_wg_bytes", offsetof(cfg_gpu, smem_reserved_per_wg_bytes) },
+    };
+    const cJSON *sec = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(gpu, "config"), "gpu");
+    cfg_defaults(&t->occ);
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(sec, keys[i].key);
+        int min = i == 5 ? 0 : 1;
+        if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < min ||
+            v->valuedouble > 1 << 24) {
+            snprintf(err, CFG_ERR_MAX, "table: gpu.config.gpu.%s is missing or out of range", keys[i].key);
+            return -1;
+        }
+        *(int *)((char *)&t->occ.gpu + keys[i].off) = (int)v->valuedouble;
+    }
+    return 0;
+}
+
 static void copy_name(char *dst, size_t len, const cJSON *s)
 {
     snprintf(dst, len, "%s", cJSON_IsString(s) ? s->valuestring : "");
@@ -265,7 +298,8 @@ int tbl_load(const char *path, tbl_table **out, char err[CFG_ERR_MAX])
                  path, cJSON_IsNumber(ver) ? ver->valuedouble : -1.0, EXP_SCHEMA_VERSION);
     else if (!cJSON_IsArray(pats))
         snprintf(err, CFG_ERR_MAX, "%s: no patterns", path);
-    else if (load_policy(t, cJSON_GetObjectItemCaseSensitive(root, "dispatch"), err) == 0) {
+    else if (load_policy(t, cJSON_GetObjectItemCaseSensitive(root, "dispatch"), err) == 0 &&
+             load_occupancy(t, gpu, err) == 0) {
         copy_name(t->gpu, sizeof t->gpu, cJSON_GetObjectItemCaseSensitive(gpu, "name"));
         copy_name(t->gpu_path, sizeof t->gpu_path, cJSON_GetObjectItemCaseSensitive(gpu, "config_path"));
         copy_name(t->hash, sizeof t->hash, cJSON_GetObjectItemCaseSensitive(gpu, "config_hash"));
@@ -395,6 +429,55 @@ static int bracket(const double *v, int count, double x, int log2_scale, int *i,
     return x < v[0] || x > v[count - 1];
 }
 
+/* Workgroups an SM holds (0: it does not fit). */
+static int wgs_per_sm(const tbl_table *t, enum pat_id id, double wg, double bins, double smem)
+{
+    pat_params p;
+    pat_defaults(&p);
+    p.pattern = id;
+    p.bins = (uint32_t)llround(bins);
+    p.smem_per_wg = (uint32_t)llround(smem);
+    mdl_occupancy o;
+    mdl_occupancy_of(&t->occ, (int)llround(wg), pat_smem_bytes(&p), 1, &o);
+    return o.wg_per_sm;
+}
+
+/* Shared memory changes the GPU's time only through how many workgroups an
+ * SM holds, a step function of it; so the smem axis brackets by that
+ * count: a grid point that holds as many workgroups as the query stands
+ * for it exactly, and between two points the weight is linear in
+ * 1 / workgroups an SM (a latency-bound kernel's time).  Returns 1 when
+ * the workgroup does not fit. */
+static int bracket_smem(const tbl_table *t, const tbl_pattern *tp, int ax, const tbl_query *q, int *i, double *w)
+{
+    const double *v = tp->values[ax];
+    int count = tp->count[ax], want = wgs_per_sm(t, q->pattern, q->wg, q->bins, q->smem_per_wg);
+    if (want < 1)
+        return 1;
+    *i = 0;
+    *w = 0;
+    int prev = 0;
+    for (int k = 0; k < count; k++) {
+        int have = wgs_per_sm(t, q->pattern, q->wg, q->bins, v[k]);
+        if (have == want) {
+            *i = k == count - 1 && k > 0 ? k - 1 : k;
+            *w = k == count - 1 && k > 0 ? 1 : 0;
+            return 0;
+        }
+        if (have < want) { /* between k-1 (more workgroups) and k (fewer) */
+            if (k == 0)
+                return 0; /* the grid's first point already holds fewer: take it */
+            *i = k - 1;
+            *w = (1.0 / want - 1.0 / prev) / (1.0 / have - 1.0 / prev);
+            return 0;
+        }
+        prev = have;
+    }
+    *i = count > 1 ? count - 2 : 0;
+    *w = count > 1 ? 1 : 0; /* every grid point holds more: the last one is nearest */
+    return 0;
+}
+
 /* Times interpolate their logarithm (a cost that doubles per step is then
  * exact); a value of 0 falls back to linear. */
 static double mix(double a, double b, double w)
@@ -483,7 +566,18 @@ int tbl_lookup(const tbl_table *t, const tbl_query *q, tbl_answer *a, char err[C
                      tp->log2[ax] ? "positive" : "non-negative");
             return -1;
         }
-        if (bracket(tp->values[ax], tp->count[ax], x, tp->log2[ax], &idx[ax], &w[ax])) {
+        if (tp->kind[ax] == EXP_AXIS_SMEM) {
+            if (x > tp->values[ax][tp->count[ax] - 1] && !q->extrapolate) {
+                snprintf(err, CFG_ERR_MAX, "smem_per_wg=%g is outside the table's grid [%g, %g] for %s (--extrapolate to go beyond it)",
+                         x, tp->values[ax][0], tp->values[ax][tp->count[ax] - 1], pat_name(q->pattern));
+                return -1;
+            }
+            if (bracket_smem(t, tp, ax, q, &idx[ax], &w[ax])) {
+                snprintf(err, CFG_ERR_MAX, "a workgroup of %g threads with %g bytes of shared memory does not fit on an SM",
+                         q->wg, x);
+                return -1;
+            }
+        } else if (bracket(tp->values[ax], tp->count[ax], x, tp->log2[ax], &idx[ax], &w[ax])) {
             if (!q->extrapolate || tp->count[ax] == 1) {
                 snprintf(err, CFG_ERR_MAX, "%s=%g is outside the table's grid [%g, %g] for %s%s",
                          exp_axis_name(tp->kind[ax]), x, tp->values[ax][0], tp->values[ax][tp->count[ax] - 1],

@@ -378,6 +378,8 @@ int cmd_dispatch(int argc, char **argv)
         case ':':
             cli_error("dispatch", "bad option '%s' (see atomsim dispatch --help)", argv[optind - 1]);
             return 2;
+        case CLI_OPT_FORMAT:
+            break;
         default:
             shape_given = 1;
             break;

@@ -163,7 +163,7 @@ int cmd_export(int argc, char **argv)
         return 2;
     }
     exp_table *t;
-    exp_options opts = { only, NULL, NULL };
+    exp_options opts = { only, NULL, NULL, 0 };
     if (exp_build(&cfg, &cpu, &opts, &t, err)) {
         cli_error("export", "%s", err);
         return 1;
