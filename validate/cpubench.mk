@@ -3,9 +3,37 @@
 # toolchain, can run the binary built here.  Included by the top-level
 # Makefile; also usable alone: make -f validate/cpubench.mk build/cpubench
 B ?= build
-CPB_SRC := $(sort $(wildcard validate/cpubench/*.c))
-CPB_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -O3 -g
+# model/params.c: the contract's pattern names and flags, so that a plan
+# means to cpubench what it means to vkbench and atomsim.
+CPB_SRC := $(sort $(wildcard validate/cpubench/*.c)) model/params.c
+# The commit, and the tree when the checkout differs from it, as vkbench.mk
+# computes it (taken from there when the top-level Makefile included it):
+# `git log --format='%h %t'` names the commit whose tree it is.
+ifdef VKB_COMMIT
+CPB_COMMIT := $(VKB_COMMIT)
+else
+CPB_COMMIT := $(shell h=$$(git rev-parse --short HEAD 2>/dev/null) || h=unknown; \
+                if [ "$$h" != unknown ] && { ! git diff --quiet HEAD 2>/dev/null || \
+                   [ -n "$$(git ls-files -o --exclude-standard | head -1)" ]; }; then \
+                  i=$$(mktemp -u); \
+                  t=$$(GIT_INDEX_FILE=$$i git add -A 2>/dev/null && GIT_INDEX_FILE=$$i git write-tree); \
+                  rm -f $$i; h="$$h+tree:$$(echo $$t | cut -c1-7)"; \
+                fi; echo $$h)
+endif
+CPB_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -O3 -g \
+              -DCPB_COMMIT='"$(CPB_COMMIT)"'
 
 $(B)/cpubench: $(CPB_SRC) $(wildcard validate/cpubench/*.h) model/params.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPB_CFLAGS) -static -pthread -o $@ $(CPB_SRC) -lm
+
+# Measures this host's CPU tier into configs/cpu-$(HOST_NAME).ini, with the
+# raw timings beside it in validate/cpubench/data/ (validate/README.md,
+# "cpubench").  HOST_NAME names the machine and its worker count.
+HOST_NAME ?= $(shell hostname -s)-$(shell getconf _NPROCESSORS_ONLN)core
+.PHONY: cpu-config
+cpu-config: $(B)/cpubench
+	@mkdir -p validate/cpubench/data
+	{ getconf _NPROCESSORS_ONLN; lscpu 2>/dev/null; } > validate/cpubench/data/cpu-$(HOST_NAME).cpuinfo.txt
+	$(B)/cpubench --name cpu-$(HOST_NAME) --ini configs/cpu-$(HOST_NAME).ini \
+	  --csv validate/cpubench/data/cpu-$(HOST_NAME).csv

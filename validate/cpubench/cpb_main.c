@@ -1,361 +1,42 @@
-/* cpb_main.c - `cpubench`: measures the CPU tier's costs with a pthreads
- * worker pool and writes them as a CSV of raw timings and as a CPU-tier
- * config (configs/cpu-*.ini) that model/cpu_config.c reads.
- *
- *   build/cpubench [--workers W] [--n N] [--reps R] [--csv FILE] [--ini FILE]
- *                  [--name NAME] [--quick]
- *
- * Every timing is R repetitions after one warm-up, with all W workers
- * running, so memory contention between them is in it.  The CSV keeps the
- * median, minimum and maximum; the config takes the minimum, because on a
- * shared machine other processes can only ever add time. */
-#define _GNU_SOURCE
-#include <math.h>
+/* cpb_main.c - `cpubench`: the CPU tier's pthreads benchmark.  Two modes:
+ * with --plan it times the CPU tier on a vkbench plan's configurations and
+ * writes a dataset CSV (cpb_run.c); without, it measures the cost
+ * constants of a CPU-tier config (cpb_costs.c). */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "cpb_kernels.h"
-#include "cpb_pool.h"
-
-#define MAX_LOG2_BINS 22
-
-typedef struct timing {
-    double median_us, min_us, max_us;
-} timing;
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static timing measure(cpb_pool *pool, cpb_task_fn fn, cpb_job *job, int reps)
-{
-    double t[1024];
-    if (reps > 1024)
-        reps = 1024;
-    cpb_pool_run(pool, fn, job); /* warm-up: page faults, caches, clocks */
-    for (int r = 0; r < reps; r++) {
-        double t0 = now_us();
-        cpb_pool_run(pool, fn, job);
-        t[r] = now_us() - t0;
-    }
-    qsort(t, (size_t)reps, sizeof t[0], cmp_double);
-    timing m = { t[reps / 2], t[0], t[reps - 1] };
-    return m;
-}
-
-static FILE *csv;
-
-static void row(const char *what, int workers, uint64_t n, uint32_t bins, double s, int reps, timing t, double ns)
-{
-    fprintf(csv, "%s,%d,%llu,%u,%g,%d,%.3f,%.3f,%.3f,%.4f\n", what, workers, (unsigned long long)n, bins, s, reps,
-            t.median_us, t.min_us, t.max_us, ns);
-    fflush(csv);
-}
-
-static void cpu_model(char *buf, size_t len)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[512];
-    snprintf(buf, len, "unknown");
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "model name", 10)) {
-            char *c = strchr(line, ':');
-            if (c) {
-                c += 2;
-                c[strcspn(c, "\n")] = 0;
-                snprintf(buf, len, "%s", c);
-            }
-            break;
-        }
-    if (f)
-        fclose(f);
-}
-
-static double cache_bytes(int name, double fallback)
-{
-    long v = sysconf(name);
-    return v > 0 ? (double)v : fallback;
-}
-
-static double median_of(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof v[0], cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* Reads back the CSV this program writes: the figures the config is
- * derived from, from each row's fastest repetition. */
-static int read_results(const char *path, int *workers, uint64_t *n, double *pool_us, double *key_ns, double *compact_ns,
-                        double *copy_gbps, double *zero_big, double *merge_big, double *update)
-{
-    FILE *f = fopen(path, "r");
-    char line[512];
-    double hist[MAX_LOG2_BINS + 1], zero[MAX_LOG2_BINS + 1], concat = 0;
-    int have = 0;
-    if (!f) {
-        fprintf(stderr, "cpubench: cannot read %s\n", path);
-        return -1;
-    }
-    for (int e = 0; e <= MAX_LOG2_BINS; e++)
-        hist[e] = zero[e] = NAN;
-    while (fgets(line, sizeof line, f)) {
-        char what[32];
-        int w, reps;
-        unsigned long long nn;
-        unsigned bins;
-        double s, med, mn, mx, ns;
-        if (sscanf(line, "%31[^,],%d,%llu,%u,%lf,%d,%lf,%lf,%lf,%lf", what, &w, &nn, &bins, &s, &reps, &med, &mn, &mx, &ns) != 10)
-            continue;
-        int e = bins ? __builtin_ctz(bins) : 0;
-        *workers = w;
-        if (!strcmp(what, "pool_dispatch"))
-            *pool_us = mn, have |= 1;
-        else if (!strcmp(what, "count"))
-            *n = nn, *key_ns = mn, have |= 2;
-        else if (!strcmp(what, "compact"))
-            *compact_ns = mn, have |= 4;
-        else if (!strcmp(what, "concat"))
-            concat = mn;
-        else if (!strcmp(what, "hist") && e <= MAX_LOG2_BINS)
-            hist[e] = mn;
-        else if (!strcmp(what, "zero") && e <= MAX_LOG2_BINS)
-            zero[e] = mn;
-        else if (!strcmp(what, "merge"))
-            *merge_big = mn;
-    }
-    fclose(f);
-    if (have != 7) {
-        fprintf(stderr, "cpubench: %s lacks the pool, count or compact rows\n", path);
-        return -1;
-    }
-    double per_elem = 1000.0 * *workers / (double)*n;
-    *key_ns = (*key_ns - *pool_us) * per_elem;
-    *compact_ns = (*compact_ns - *pool_us) * per_elem;
-    *copy_gbps = 4.0 * (double)*n / (fmax(concat - *pool_us, 0.01) * 1e3);
-    for (int e = 0; e <= MAX_LOG2_BINS; e++)
-        update[e] = (hist[e] - zero[e]) * per_elem - *key_ns;
-    *zero_big = (zero[MAX_LOG2_BINS] - *pool_us) * 1000.0 / (1u << MAX_LOG2_BINS);
-    *merge_big = (*merge_big - *pool_us) * 1000.0 / (1u << MAX_LOG2_BINS);
-    return 0;
-}
+#include "cpb_costs.h"
+#include "cpb_run.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: cpubench [--workers W] [--n N] [--reps R] [--csv FILE] [--ini FILE] [--name NAME] [--quick]\n"
-               "       cpubench --from-csv FILE --ini FILE [--name NAME] [--cpu-model TEXT] [--l1 B --l2 B --llc B]\n"
-               "measures the CPU tier's costs (worker pool, private counts, compaction, histograms, merge)\n"
-               "and writes the raw timings as CSV (stdout by default) and a configs/cpu-*.ini with --ini;\n"
-               "--from-csv derives the config again from a CSV it wrote (cache sizes of that machine)\n");
+    fprintf(f,
+            "usage: cpubench --plan FILE [--workers W] [--reps R] [--warmup W2] [--smem-max B] [--dry-run]\n"
+            "       cpubench [--workers W] [--n N] [--reps R] [--csv FILE] [--ini FILE] [--name NAME] [--quick]\n"
+            "       cpubench --from-csv FILE --ini FILE [--name NAME] [--cpu-model TEXT] [--l1 B --l2 B --llc B]\n"
+            "--plan: times the CPU tier (private state per worker, parallel merge) on every configuration of a\n"
+            "  vkbench plan (validate/README.md, \"Plan format\"; - reads stdin) and writes the dataset CSV:\n"
+            "  provenance, header, one row per distinct configuration, each checked against a serial\n"
+            "  reference. W workers (default: every online CPU), R timed repetitions (default 9, or the\n"
+            "  line's --reps) after W2 warm-ups (default 2, or the line's --warmup); --smem-per-wg max\n"
+            "  stands for B (default 49152, the H100's and H200's); --dry-run lists the configurations.\n"
+            "  Exit status 0, 1 when a check failed or memory ran out, 2 for bad usage or a bad plan.\n"
+            "otherwise: measures the CPU tier's cost constants (worker pool, private counts, compaction,\n"
+            "  histograms, merge) and writes the raw timings as CSV (stdout by default) and a\n"
+            "  configs/cpu-*.ini with --ini; --from-csv derives the config again from a CSV it wrote\n"
+            "  (cache sizes of that machine). --n at most 2^31.\n");
 }
 
 int main(int argc, char **argv)
 {
-    int workers = (int)sysconf(_SC_NPROCESSORS_ONLN), reps = 7, quick = 0;
-    uint64_t n = 1ull << 23;
-    const char *csv_path = NULL, *ini_path = NULL, *name = "cpu", *from_csv = NULL, *model_text = NULL;
-    double l1_opt = 0, l2_opt = 0, llc_opt = 0;
+    int plan = 0;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help")) {
+        if (!strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--quick"))
-            quick = 1;
-        else if (v && !strcmp(a, "--workers"))
-            workers = atoi(argv[++i]);
-        else if (v && !strcmp(a, "--n"))
-            n = strtoull(argv[++i], NULL, 0);
-        else if (v && !strcmp(a, "--reps"))
-            reps = atoi(argv[++i]);
-        else if (v && !strcmp(a, "--csv"))
-            csv_path = argv[++i];
-        else if (v && !strcmp(a, "--ini"))
-            ini_path = argv[++i];
-        else if (v && !strcmp(a, "--name"))
-            name = argv[++i];
-        else if (v && !strcmp(a, "--from-csv"))
-            from_csv = argv[++i];
-        else if (v && !strcmp(a, "--cpu-model"))
-            model_text = argv[++i];
-        else if (v && !strcmp(a, "--l1"))
-            l1_opt = atof(argv[++i]);
-        else if (v && !strcmp(a, "--l2"))
-            l2_opt = atof(argv[++i]);
-        else if (v && !strcmp(a, "--llc"))
-            llc_opt = atof(argv[++i]);
-        else {
-            fprintf(stderr, "cpubench: bad argument '%s'\n", a);
-            usage(stderr);
-            return 2;
         }
+        if (!strcmp(argv[i], "--plan") || !strncmp(argv[i], "--plan=", 7))
+            plan = 1;
     }
-    if (workers < 1 || workers > CPB_MAX_WORKERS || reps < 1 || n < (uint64_t)workers || n > (1ull << 32)) {
-        fprintf(stderr, "cpubench: --workers in [1, %d], --reps >= 1, --n in [workers, 2^32]\n", CPB_MAX_WORKERS);
-        return 2;
-    }
-    if (quick) {
-        n = n > (1u << 20) ? 1u << 20 : n;
-        reps = reps > 3 ? 3 : reps;
-    }
-    double pool_us = 0, key_ns = 0, compact_ns = 0, copy_gbps = 0, zero_big = 0, merge_big = 0;
-    double update[MAX_LOG2_BINS + 1];
-    cpb_pool *pool = NULL;
-    if (from_csv) {
-        if (read_results(from_csv, &workers, &n, &pool_us, &key_ns, &compact_ns, &copy_gbps, &zero_big, &merge_big, update))
-            return 1;
-    } else {
-        csv = csv_path ? fopen(csv_path, "w") : stdout;
-        if (!csv) {
-            fprintf(stderr, "cpubench: cannot write %s\n", csv_path);
-            return 1;
-        }
-        static cpb_job job;
-        if (cpb_pool_open(workers, &pool)) {
-            fprintf(stderr, "cpubench: cannot start %d worker threads\n", workers);
-            return 1;
-        }
-        uint64_t region = n / (uint64_t)workers + 1, max_bins = 1ull << MAX_LOG2_BINS;
-        uint64_t per = region > max_bins ? region : max_bins;
-        for (int w = 0; w < workers; w++)
-            if (!(job.priv[w] = malloc(per * sizeof(uint32_t)))) {
-                fprintf(stderr, "cpubench: out of memory\n");
-                return 1;
-            }
-        job.out = malloc((n > max_bins ? n : max_bins) * sizeof(uint32_t));
-        if (!job.out) {
-            fprintf(stderr, "cpubench: out of memory\n");
-            return 1;
-        }
-        job.n = n;
-        fprintf(csv, "measure,workers,n,bins,selectivity,reps,time_us_median,time_us_min,time_us_max,ns_per_element_worker\n");
-
-        timing t = measure(pool, cpb_task_empty, &job, 200);
-        pool_us = t.min_us;
-        row("pool_dispatch", workers, 0, 0, 0, 200, t, 0);
-
-        double per_elem = 1000.0 * workers / (double)n;
-        job.threshold = 500000;
-        t = measure(pool, cpb_task_count, &job, reps);
-        key_ns = (t.min_us - pool_us) * per_elem;
-        row("count", workers, n, 0, 0.5, reps, t, key_ns);
-
-        job.threshold = 1000000;
-        t = measure(pool, cpb_task_compact, &job, reps);
-        compact_ns = (t.min_us - pool_us) * per_elem;
-        row("compact", workers, n, 0, 1, reps, t, compact_ns);
-        job.offset[0] = 0;
-        for (int w = 0; w < workers; w++)
-            job.offset[w + 1] = job.offset[w] + job.count[w * 8];
-        t = measure(pool, cpb_task_concat, &job, reps);
-        copy_gbps = 4.0 * (double)job.offset[workers] / ((t.min_us - pool_us > 0.01 ? t.min_us - pool_us : 0.01) * 1e3);
-        row("concat", workers, n, 0, 1, reps, t, (t.min_us - pool_us) * per_elem);
-
-        for (int e = 0; e <= MAX_LOG2_BINS; e++) {
-            job.bins = 1u << e;
-            timing z = measure(pool, cpb_task_zero, &job, reps);
-            t = measure(pool, cpb_task_hist, &job, reps);
-            update[e] = (t.min_us - z.min_us) * per_elem - key_ns;
-            row("hist", workers, n, job.bins, 1, reps, t, (t.min_us - pool_us) * per_elem);
-            row("zero", workers, 0, job.bins, 0, reps, z, 0);
-            if (e == MAX_LOG2_BINS)
-                zero_big = (z.min_us - pool_us) * 1000.0 / job.bins;
-        }
-        job.bins = 1u << MAX_LOG2_BINS;
-        t = measure(pool, cpb_task_merge, &job, reps);
-        merge_big = (t.min_us - pool_us) * 1000.0 / job.bins;
-        row("merge", workers, 0, job.bins, 0, reps, t, 0);
-
-
-    }
-    /* cache levels: a worker's private bins (4 bytes each) at each size */
-    double l1 = l1_opt > 0 ? l1_opt : cache_bytes(_SC_LEVEL1_DCACHE_SIZE, 32768);
-    double l2 = l2_opt > 0 ? l2_opt : cache_bytes(_SC_LEVEL2_CACHE_SIZE, 1 << 20);
-    double llc = llc_opt > 0 ? llc_opt : cache_bytes(_SC_LEVEL3_CACHE_SIZE, 32 << 20), llc_share = llc / workers;
-    double lv[4][MAX_LOG2_BINS + 1];
-    int cnt[4] = { 0, 0, 0, 0 };
-    for (int e = 3; e <= MAX_LOG2_BINS; e++) { /* K < 8 is the same-bin chain, fitted below */
-        double fp = 4.0 * (1u << e);
-        /* the LLC is shared: every worker's bins fill it together, and half
-         * of a worker's share is where they start to spill (cpu_tier.c) */
-        int level = fp <= l1 / 2 ? 0 : fp >= l1 && fp <= l2 / 2 ? 1 : fp >= l2 && fp <= llc_share / 4 ? 2 : fp >= llc_share / 2 ? 3 : -1;
-        if (level >= 0)
-            lv[level][cnt[level]++] = update[e];
-    }
-    double ns[4];
-    const char *src[4];
-    static const char *const names[4] = { "l1", "l2", "llc", "dram" };
-    for (int k = 0; k < 4; k++) {
-        ns[k] = cnt[k] ? fmax(0, median_of(lv[k], cnt[k])) : NAN;
-        src[k] = cnt[k] ? "measured" : NULL;
-    }
-    for (int k = 1; k < 4; k++) /* a level the sizes never reached takes the one below */
-        if (!cnt[k]) {
-            ns[k] = ns[k - 1];
-            src[k] = "not reached by 2^22 bins: copied from the level below";
-        }
-    double same_bin_ns = update[0] - ns[0];
-    if (same_bin_ns < 0)
-        same_bin_ns = 0;
-
-    char model[256], host[256], date[64];
-    time_t now = time(NULL);
-    if (model_text)
-        snprintf(model, sizeof model, "%s", model_text);
-    else
-        cpu_model(model, sizeof model);
-    if (gethostname(host, sizeof host))
-        snprintf(host, sizeof host, "unknown");
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    if (ini_path) {
-        FILE *f = fopen(ini_path, "w");
-        if (!f) {
-            fprintf(stderr, "cpubench: cannot write %s\n", ini_path);
-            return 1;
-        }
-        fprintf(f, "; %s - CPU tier measured by build/cpubench (validate/cpubench/), %d workers,\n", name, workers);
-        if (from_csv)
-            fprintf(f, "; n = %llu elements; derived with cpubench --from-csv %s (the raw timings).\n",
-                    (unsigned long long)n, from_csv);
-        else
-            fprintf(f, "; n = %llu elements, fastest of %d repetitions after a warm-up, all workers running.\n",
-                    (unsigned long long)n, reps);
-        fprintf(f, "; Every value below is a measurement (or says where it came from instead).\n\n");
-        fprintf(f, "[source]\nname = %s\ncpu_model = %.60s\ndate = %s\ntool = cpubench\n\n", name, model, date);
-        fprintf(f, "[cpu]\nworkers = %d\n\n", workers);
-        fprintf(f, "[cost]\npool_dispatch_us = %.3f ; wake every worker and wait for all (empty task)\n", pool_us);
-        fprintf(f, "key_ns = %.4f ; per element per worker: lowbias32, select, private count\n", key_ns);
-        fprintf(f, "store_ns = %.4f ; per selected element: write into the worker's private region\n",
-                compact_ns - key_ns > 0 ? compact_ns - key_ns : 0);
-        fprintf(f, "copy_gbps = %.3f ; concatenating the private regions into place\n", copy_gbps);
-        fprintf(f, "zero_ns_per_bin = %.4f ; zeroing a private histogram, per bin (2^22 bins, every worker)\n",
-                zero_big > 0 ? zero_big : 0);
-        fprintf(f, "merge_ns_per_bin = %.4f ; summing one bin over every worker's copy, bins split across workers\n\n",
-                merge_big > 0 ? merge_big : 0);
-        fprintf(f, "[cache]\nl1_bytes = %.0f ; sysconf\nl2_bytes = %.0f ; sysconf\nllc_bytes = %.0f ; sysconf, shared by the workers\n",
-                l1, l2, llc);
-        for (int k = 0; k < 4; k++)
-            fprintf(f, "update_%s_ns = %.4f ; per histogram update beyond key_ns, private bins in %s (%s)\n", names[k],
-                    ns[k], names[k], src[k]);
-        fprintf(f, "update_same_bin_ns = %.4f ; extra when consecutive updates hit one bin (K = 1), scaled by 1/K\n",
-                same_bin_ns);
-        fclose(f);
-    }
-    fprintf(stderr, "cpubench: %d workers on %s: pool %.2f us, key %.3f ns, compact %.3f ns, l1/l2/llc/dram update %.3f/%.3f/%.3f/%.3f ns\n",
-            workers, model, pool_us, key_ns, compact_ns, ns[0], ns[1], ns[2], ns[3]);
-    if (csv && csv != stdout)
-        fclose(csv);
-    cpb_pool_close(pool);
-    return 0;
+    return plan ? cpb_run_main(argc, argv) : cpb_costs_main(argc, argv);
 }

@@ -1,0 +1,75 @@
+/* cpb_host.c - the machine facts of cpb_host.h and cpb_simd.h. */
+#define _GNU_SOURCE
+#include "cpb_host.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpb_simd.h"
+
+#ifndef CPB_COMMIT
+#define CPB_COMMIT "unknown"
+#endif
+
+const char *cpb_commit(void)
+{
+    return CPB_COMMIT;
+}
+
+void cpb_cpu_model(char *buf, size_t len)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    snprintf(buf, len, "unknown");
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "model name", 10)) {
+            char *c = strchr(line, ':');
+            if (c) {
+                c += 1 + (c[1] == ' ');
+                c[strcspn(c, "\n")] = 0;
+                snprintf(buf, len, "%s", c);
+            }
+            break;
+        }
+    if (f)
+        fclose(f);
+}
+
+int cpb_online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+void cpb_date(char *buf, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+double cpb_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* The tests the target_clones resolver makes, in the same order. */
+const char *cpb_simd_level(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    __builtin_cpu_init();
+    int v4 = __builtin_cpu_supports("x86-64-v4"), v3 = __builtin_cpu_supports("x86-64-v3");
+    if (v4)
+        return "x86-64-v4 (AVX-512)";
+    if (v3)
+        return "x86-64-v3 (AVX2)";
+    return "x86-64 (SSE2)";
+#else
+    return "the compiler's default";
+#endif
+}

@@ -1,0 +1,226 @@
+/* cpb_run.c - the plan mode of cpb_run.h:
+ *   cpubench --plan FILE [--workers W] [--reps R] [--warmup W2]
+ *            [--smem-max B] [--dry-run]
+ * Rows are flushed one at a time, so a run cut short keeps what it has. */
+#include "cpb_run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpb_host.h"
+#include "cpb_job.h"
+#include "cpb_kernels.h"
+#include "cpb_plan.h"
+#include "cpb_pool.h"
+#include "cpb_ref.h"
+#include "cpb_simd.h"
+
+#define DEFAULT_REPS 9
+#define DEFAULT_WARMUP 2
+/* What vkbench reports as max_compute_shared_memory_bytes on the H100 and
+ * the H200 (validate/data), so "--smem-per-wg max" rows join theirs. */
+#define DEFAULT_SMEM_MAX 49152
+
+static const char header[] =
+    "pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,reps,time_us_median,time_us_min,time_us_max,check";
+
+typedef struct opts {
+    const char *plan;
+    int workers, reps, warmup, dry_run;
+    uint32_t smem_max;
+} opts;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* One option's count, range-checked; 0 or -1 having said why. */
+static int count_opt(const char *flag, const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if (cpb_parse_uint(v, out) || *out < lo || *out > hi) {
+        fprintf(stderr, "cpubench: %s: '%s' is not an integer in [%llu, %llu] (see --help)\n", flag, v,
+                (unsigned long long)lo, (unsigned long long)hi);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse(int argc, char **argv, opts *o)
+{
+    o->workers = cpb_online_cpus();
+    if (o->workers > CPB_MAX_WORKERS)
+        o->workers = CPB_MAX_WORKERS;
+    o->reps = DEFAULT_REPS;
+    o->warmup = DEFAULT_WARMUP;
+    o->smem_max = DEFAULT_SMEM_MAX;
+    for (int i = 1; i < argc; i++) {
+        char name[32];
+        const char *a = argv[i], *eq = strchr(a, '='), *v;
+        size_t len = eq ? (size_t)(eq - a) : strlen(a);
+        uint64_t x;
+        snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), a);
+        if (!strcmp(name, "--dry-run") && !eq) {
+            o->dry_run = 1;
+            continue;
+        }
+        if (strcmp(name, "--plan") && strcmp(name, "--workers") && strcmp(name, "--reps") &&
+            strcmp(name, "--warmup") && strcmp(name, "--smem-max")) {
+            fprintf(stderr, "cpubench: unknown option '%s' in plan mode (see --help)\n", a);
+            return -1;
+        }
+        if (eq)
+            v = eq + 1;
+        else if (i + 1 < argc)
+            v = argv[++i];
+        else {
+            fprintf(stderr, "cpubench: %s needs a value (see --help)\n", name);
+            return -1;
+        }
+        if (!strcmp(name, "--plan")) {
+            if (!*v) {
+                fprintf(stderr, "cpubench: --plan needs a file (see --help)\n");
+                return -1;
+            }
+            o->plan = v;
+        } else if (!strcmp(name, "--workers")) {
+            if (count_opt(name, v, 1, CPB_MAX_WORKERS, &x))
+                return -1;
+            o->workers = (int)x;
+        } else if (!strcmp(name, "--reps")) {
+            if (count_opt(name, v, 1, 1000, &x))
+                return -1;
+            o->reps = (int)x;
+        } else if (!strcmp(name, "--warmup")) {
+            if (count_opt(name, v, 0, 100, &x))
+                return -1;
+            o->warmup = (int)x;
+        } else {
+            if (count_opt(name, v, 0, 1048576, &x))
+                return -1;
+            o->smem_max = (uint32_t)x;
+        }
+    }
+    return 0;
+}
+
+static void print_config(const cpb_cfg *c)
+{
+    printf("%s,%u,%u,%g,%u,%g,%u,%u", pat_name(c->pattern), c->n, c->wg, c->selectivity, c->bins, c->hot, c->addresses,
+           c->smem_per_wg);
+}
+
+static void provenance(const opts *o, cpb_pool *pool)
+{
+    char model[256], date[64];
+    cpb_cpu_model(model, sizeof model);
+    cpb_date(date, sizeof date);
+    printf("# cpu_model: %s\n", model);
+    printf("# online_cpus: %d\n", cpb_online_cpus());
+    printf("# workers: %d\n", o->workers);
+    printf("# simd: %s\n", cpb_simd_level());
+    printf("# pool: %d workers%s; idle workers spin %d us, then sleep\n", o->workers,
+           cpb_pool_pinned(pool) ? ", each pinned to a CPU of its own" : ", not pinned (more than the CPUs)",
+           cpb_pool_spin_us(pool));
+    printf("# timing: wall clock (CLOCK_MONOTONIC) of one task on a persistent pool of %d workers, from handing it "
+           "to the pool until every worker and the merge are done: zeroing private state, the scan, the barrier and "
+           "the merge or concatenation; buffers allocated and first touched by their workers beforehand, untimed; "
+           "warm-ups, then the timed repetitions back to back (idle workers spin %d us before they sleep, so they "
+           "are awake); the last repetition's result checked against a serial reference\n",
+           o->workers, cpb_pool_spin_us(pool));
+    printf("# cpu_tier: private state per worker, no atomics; counts and sums added by the caller; compaction "
+           "regions concatenated in parallel; private bins (4 copies while they fit in 16 KiB) merged in parallel; "
+           "bitmask words built whole by their owner; wg and smem_per_wg are echoed, the CPU ignores them\n");
+    printf("# smem_per_wg_max: %u (what --smem-per-wg max stands for)\n", o->smem_max);
+    printf("# date: %s\n", date);
+    printf("# harness: cpubench\n");
+    printf("# harness_commit: %s\n", cpb_commit());
+    printf("%s\n", header);
+    fflush(stdout);
+}
+
+/* Times one configuration and writes its row; 0, or 1 on a failed check or
+ * no memory. */
+static int run_one(const opts *o, cpb_pool *pool, const cpb_cfg *c, size_t k, size_t total)
+{
+    char desc[256], why[256];
+    cpb_job j;
+    cpb_cfg_describe(c, desc, sizeof desc);
+    double *t = malloc((size_t)c->reps * sizeof *t);
+    int no_memory = !t;
+    if (t && cpb_job_open(&j, c, pool, o->workers)) {
+        cpb_job_close(&j);
+        no_memory = 1;
+    }
+    if (no_memory) {
+        fprintf(stderr, "cpubench: %s:%d: %s: out of memory, no row\n", o->plan, c->line, desc);
+        free(t);
+        return 1;
+    }
+    double start = cpb_now_us();
+    for (int r = 0; r < c->warmup; r++)
+        cpb_job_run(&j, pool);
+    for (int r = 0; r < c->reps; r++) {
+        double t0 = cpb_now_us();
+        cpb_job_run(&j, pool);
+        t[r] = cpb_now_us() - t0;
+    }
+    int bad = cpb_ref_check(&j, why, sizeof why);
+    qsort(t, (size_t)c->reps, sizeof *t, cmp_double);
+    print_config(c);
+    if (bad)
+        printf(",%d,,,,FAIL\n", c->reps);
+    else
+        printf(",%d,%.3f,%.3f,%.3f,ok\n", c->reps, t[c->reps / 2], t[0], t[c->reps - 1]);
+    fflush(stdout);
+    if (bad)
+        fprintf(stderr, "cpubench: %s:%d: FAIL %s: %s\n", o->plan, c->line, desc, why);
+    else
+        fprintf(stderr, "cpubench: [%zu/%zu] %s: %.3f us (%.2f s)\n", k + 1, total, desc, t[c->reps / 2],
+                (cpb_now_us() - start) / 1e6);
+    cpb_job_close(&j);
+    free(t);
+    return bad ? 1 : 0;
+}
+
+int cpb_run_main(int argc, char **argv)
+{
+    opts o = { 0 };
+    cpb_cfg_list list = { 0 };
+    char err[CPB_ERRLEN];
+    cpb_pool *pool = NULL;
+    int status = 0;
+    if (parse(argc, argv, &o))
+        return 2;
+    if (!o.plan) {
+        fprintf(stderr, "cpubench: no --plan given (see --help)\n");
+        return 2;
+    }
+    if (cpb_plan_read(o.plan, o.reps, o.warmup, o.smem_max, &list, err)) {
+        fprintf(stderr, "cpubench: %s\n", err);
+        cpb_cfg_list_free(&list);
+        return 2;
+    }
+    if (o.dry_run) {
+        printf("pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,reps,warmup\n");
+        for (size_t k = 0; k < list.len; k++) {
+            print_config(&list.v[k]);
+            printf(",%d,%d\n", list.v[k].reps, list.v[k].warmup);
+        }
+        cpb_cfg_list_free(&list);
+        return 0;
+    }
+    if (cpb_pool_open(o.workers, &pool)) {
+        fprintf(stderr, "cpubench: cannot start %d worker threads\n", o.workers);
+        cpb_cfg_list_free(&list);
+        return 1;
+    }
+    provenance(&o, pool);
+    for (size_t k = 0; k < list.len; k++)
+        status |= run_one(&o, pool, &list.v[k], k, list.len);
+    cpb_pool_close(pool);
+    cpb_cfg_list_free(&list);
+    return status;
+}
