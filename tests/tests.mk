@@ -25,3 +25,29 @@ asan:
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(MAKE) B=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" test
+
+# The public C API (include/atomsim/dispatch.h): its tests read one export
+# of configs/h100.ini as JSON and as the generated C header, and the example
+# builds beside them.  The header compiles into its test (about 2 s).
+CAPI_DIR := $(B)/tests/c_api
+CAPI_EXPORT := --config configs/h100.ini --residuals validate/data/h100.csv
+CAPI_INPUTS := $(B)/atomsim configs/h100.ini validate/data/h100.csv
+$(CAPI_DIR)/h100.json: $(CAPI_INPUTS)
+	@mkdir -p $(dir $@)
+	$(B)/atomsim export $(CAPI_EXPORT) --output $@
+$(CAPI_DIR)/h100.h: $(CAPI_INPUTS)
+	@mkdir -p $(dir $@)
+	$(B)/atomsim export $(CAPI_EXPORT) --format c-header --output $@
+
+# Built as a user would: the public header through -I, the library and its
+# own dependencies, no model header.
+$(B)/tests/test_c_api: tests/unit/test_c_api.c include/atomsim/dispatch.h $(B)/libatomsim.a $(CAPI_DIR)/h100.json | $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Iinclude -DCAPI_TABLE='"$(CAPI_DIR)/h100.json"' -o $@ $< $(B)/libatomsim.a $(API_LDLIBS) -lpthread -lcmocka \
+	  -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+$(B)/tests/test_c_api_header: tests/unit/test_c_api_header.c include/atomsim/dispatch.h $(B)/libatomsim.a \
+                              $(CAPI_DIR)/h100.json $(CAPI_DIR)/h100.h | $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Iinclude -I$(CAPI_DIR) -DCAPI_TABLE='"$(CAPI_DIR)/h100.json"' -o $@ $< $(B)/libatomsim.a $(API_LDLIBS)
+
+test: $(EXAMPLE_BIN)

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# c_api_example.sh - examples/route, built as a user builds it (make
+# examples), against a table exported on the fly: it answers its three
+# operations exactly as `atomsim dispatch` does on the same table, says why,
+# and fails with one clear line on a missing table or one of another schema
+# version.  ATOMSIM names the CLI; the example is beside it in examples/.
+set -u
+cd "$(dirname "$0")/.."
+A=${ATOMSIM:-build/atomsim}
+R=$(dirname "$A")/examples/route
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(cd "$(dirname "$0")" && pwd)/lib/checks.sh"
+
+if [ ! -x "$A" ] || [ ! -x "$R" ]; then
+    echo "FAIL $A or $R is not built (make $A examples)"
+    exit 1
+fi
+T=$tmp/h100.json
+"$A" export --config configs/h100.ini --residuals validate/data/h100.csv --output "$T"
+
+"$R" "$T" >"$tmp/out" 2>"$tmp/err"
+check_eval "route exits 0 and is quiet on stderr" "[ \$? -eq 0 ] && [ ! -s $tmp/err ]"
+check_eval "route names the table's GPU and CPU tier" "grep -q '^table: .*(GPU NVIDIA H100.*CPU tier ' $tmp/out"
+check_eval "route answers three operations, each with why" \
+    "[ \$(grep -c ': run on the [GC]PU$' $tmp/out) -eq 3 ] && [ \$(grep -c '^  why: ' $tmp/out) -eq 3 ]"
+
+# each answer against the CLI's on the same table
+side() { grep "^$1.*: run on the" "$tmp/out" | sed 's/.*run on the //' | tr 'A-Z' 'a-z'; }
+cli() { "$A" dispatch --table "$T" "$@" | sed -n 's/^decision: //p'; }
+check_eval "compaction 10M at 25%: the CLI's decision" \
+    "[ \"\$(side compaction)\" = \"\$(cli --pattern compaction --n 10000000 --selectivity 0.25)\" ]"
+check_eval "histogram 2^24, 256 bins, wg 96, 40 KiB: the CLI's decision" \
+    "[ \"\$(side histogram)\" = \"\$(cli --pattern histogram --n 16777216 --bins 256 --wg 96 --smem-per-wg 40960)\" ]"
+check_eval "cas-append 2^20 at 10%: the CLI's decision" \
+    "[ \"\$(side cas-append)\" = \"\$(cli --pattern cas-append --n 1048576 --selectivity 0.1)\" ]"
+check_eval "the compaction's GPU cost is the CLI's" \
+    "grep -q \"the GPU is faster: \$(\"$A\" dispatch --table $T --pattern compaction --n 10000000 --selectivity 0.25 | sed -n 's/^gpu_us: \([0-9]*\)\..*/\1/p') us\" $tmp/out"
+
+# refusals: one line on stderr, exit 1
+"$R" "$tmp/none.json" >"$tmp/out" 2>"$tmp/err"
+check_eval "a missing table: exit 1, one line naming it" \
+    "[ \$? -eq 1 ] && [ \$(wc -l <$tmp/err) -eq 1 ] && grep -q 'route: .*none.json: cannot open' $tmp/err"
+sed 's/"schema_version": 2/"schema_version": 1/' "$T" >"$tmp/v1.json"
+"$R" "$tmp/v1.json" >"$tmp/out" 2>"$tmp/err"
+check_eval "a table of schema version 1: exit 1, says to export again" \
+    "[ \$? -eq 1 ] && grep -q 'schema version 1; libatomsim .* reads version 2 only (export the table again' $tmp/err"
+finish c_api_example
