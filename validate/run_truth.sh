@@ -29,13 +29,14 @@ truth)
     plan=$1 out=$2
     shift 2
     mkdir -p "$out"
-    bash validate/run_device.sh "$plan" "$out" "" -- "$@"
-    gpu_status=$?
+    # the CPU side first: seconds, where the GPU side can take minutes
     start=$(date +%s)
     ./build/cpubench --plan "$plan" >"$out/cpu.csv" 2>"$out/cpu.log"
     cpu_status=$?
     echo "run_truth: cpubench --plan: exit $cpu_status, $(($(date +%s) - start)) s, $(grep -vc '^#' "$out/cpu.csv") lines"
     grep -v '^cpubench: \[' "$out/cpu.log" | head -5
+    bash validate/run_device.sh "$plan" "$out" "" -- "$@"
+    gpu_status=$?
     [ $gpu_status = 0 ] && [ $cpu_status = 0 ]
     exit $?
     ;;
