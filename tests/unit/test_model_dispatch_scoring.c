@@ -1,6 +1,7 @@
 /* test_model_dispatch_scoring.c - contention density, the continuous
- * penalty, the categorical inhibition, data movement and the CPU tier
- * (its config reader and cost formulas). */
+ * penalty, the categorical inhibition, the cost and seed rules, data
+ * movement by data location (dispatch.data_on) and the host's launch cost,
+ * and the CPU tier (its config reader and cost formulas). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -91,35 +92,177 @@ static void test_decision_weighs_data_movement(void **state)
     cfg_config c;
     dsp_density d;
     dsp_decision dec;
-    char err[CFG_ERR_MAX];
+    dsp_policy pol;
     cfg_defaults(&c);
+    dsp_policy_of(&c, &pol);
+    assert_int_equal(pol.rule, DSP_RULE_COST); /* the shipped default */
+    assert_int_equal(pol.data_on, DSP_DATA_ON_GPU);
+    assert_float_equal(pol.host_launch_us, 0, 0);
     pat_params p = params(PAT_COUNTER, 1 << 24, 0.01, 256, 0);
     assert_int_equal(dsp_density_of(&c, &p, &d), 0);
     /* data on the GPU: the CPU pays for 64 MiB over PCIe */
-    dsp_decide(&c, &p, &d, 100, 100, &dec);
-    assert_float_equal(dec.cpu_us, 100 + dsp_transfer_us(&c, 4.0 * (1 << 24)), 1e-9);
+    dsp_decide(&pol, &p, &d, 100, 100, &dec);
+    assert_float_equal(dec.cpu_us, 100 + dsp_transfer_us(&pol, 4.0 * (1 << 24)), 1e-9);
+    assert_float_equal(dec.gpu_us, 100, 0);
     assert_int_equal(dec.target, DSP_GPU);
-    assert_int_equal(cfg_override(&c, "dispatch.data_on_gpu=0", err), 0);
-    dsp_decide(&c, &p, &d, 100, 100, &dec);
-    assert_float_equal(dec.gpu_us, 100 + dsp_transfer_us(&c, dsp_input_bytes(&p) + dsp_output_bytes(&p)), 1e-9);
+    assert_int_equal(dec.cost_target, DSP_GPU);
+    /* data on the host: the GPU fetches the input and returns the output */
+    pol.data_on = DSP_DATA_ON_HOST;
+    dsp_decide(&pol, &p, &d, 100, 100, &dec);
+    assert_float_equal(dec.gpu_us, 100 + dsp_transfer_us(&pol, dsp_input_bytes(&p) + dsp_output_bytes(&p)), 1e-9);
+    assert_float_equal(dec.cpu_us, 100, 0);
     assert_int_equal(dec.target, DSP_CPU);
     assert_int_equal(dec.reason, DSP_REASON_CPU_FASTER);
-    /* the penalty: at 7.5% density the GPU needs 1.5x the CPU's speed */
-    assert_int_equal(cfg_override(&c, "dispatch.data_on_gpu=1", err), 0);
+    /* data on both sides: nothing moves, and a tie goes to the GPU */
+    pol.data_on = DSP_DATA_ON_BOTH;
+    dsp_decide(&pol, &p, &d, 100, 100, &dec);
+    assert_float_equal(dec.gpu_us, 100, 0);
+    assert_float_equal(dec.cpu_us, 100, 0);
+    assert_int_equal(dec.target, DSP_GPU);
+    /* the host's launch cost falls on the GPU side wherever the data is */
+    pol.host_launch_us = 7;
+    for (int on = DSP_DATA_ON_GPU; on <= DSP_DATA_ON_BOTH; on++) {
+        pol.data_on = (enum dsp_data_on)on;
+        dsp_decide(&pol, &p, &d, 100, 104, &dec);
+        double moved = on == DSP_DATA_ON_HOST ? dsp_transfer_us(&pol, dsp_input_bytes(&p) + dsp_output_bytes(&p)) : 0;
+        assert_float_equal(dec.gpu_us, 107 + moved, 1e-9);
+    }
+    assert_int_equal(dec.target, DSP_CPU); /* 107 > 104 with nothing moved */
+    pol.host_launch_us = 0;
+    pol.data_on = DSP_DATA_ON_GPU;
+
+    /* the seed rule's penalty: at 7.5% density the GPU needs 1.5x the
+     * CPU's speed; the cost rule takes the faster side regardless */
     p.selectivity = 0.075;
     assert_int_equal(dsp_density_of(&c, &p, &d), 0);
-    double move = dsp_transfer_us(&c, dsp_input_bytes(&p));
-    dsp_decide(&c, &p, &d, 100, 140 - move, &dec);
+    double move = dsp_transfer_us(&pol, dsp_input_bytes(&p));
+    pol.rule = DSP_RULE_SEED;
+    dsp_decide(&pol, &p, &d, 100, 140 - move, &dec);
+    assert_float_equal(dec.penalty, 0.5, 1e-12);
     assert_int_equal(dec.target, DSP_CPU);
-    dsp_decide(&c, &p, &d, 100, 160 - move, &dec);
+    assert_int_equal(dec.reason, DSP_REASON_CPU_FASTER);
+    assert_int_equal(dec.cost_target, DSP_GPU);
+    dsp_decide(&pol, &p, &d, 100, 160 - move, &dec);
     assert_int_equal(dec.target, DSP_GPU);
-    /* inhibited: no cost can win it back */
+    pol.rule = DSP_RULE_COST;
+    dsp_decide(&pol, &p, &d, 100, 140 - move, &dec);
+    assert_int_equal(dec.target, DSP_GPU);
+    assert_int_equal(dec.reason, DSP_REASON_GPU_FASTER);
+    assert_int_equal(dec.seed_target, DSP_CPU); /* the seed's verdict rides along */
+    assert_int_equal(dec.seed_reason, DSP_REASON_CPU_FASTER);
+
+    /* inhibited: under the seed rule no cost can win it back; under the
+     * cost rule the GPU wins when it is faster, and the seed's verdict is
+     * still reported */
     p.selectivity = 0.5;
     assert_int_equal(dsp_density_of(&c, &p, &d), 0);
-    dsp_decide(&c, &p, &d, 1e-3, 1e9, &dec);
+    pol.rule = DSP_RULE_SEED;
+    dsp_decide(&pol, &p, &d, 1e-3, 1e9, &dec);
     assert_int_equal(dec.inhibited, 1);
     assert_int_equal(dec.target, DSP_CPU);
     assert_int_equal(dec.reason, DSP_REASON_DENSITY);
+    pol.rule = DSP_RULE_COST;
+    dsp_decide(&pol, &p, &d, 1e-3, 1e9, &dec);
+    assert_int_equal(dec.inhibited, 1);
+    assert_int_equal(dec.target, DSP_GPU);
+    assert_int_equal(dec.reason, DSP_REASON_GPU_FASTER);
+    assert_int_equal(dec.seed_target, DSP_CPU);
+    assert_int_equal(dec.seed_reason, DSP_REASON_DENSITY);
+    dsp_decide(&pol, &p, &d, 1e9, 1e-3, &dec);
+    assert_int_equal(dec.target, DSP_CPU);
+    assert_int_equal(dec.reason, DSP_REASON_CPU_FASTER);
+
+    /* CAS: the seed rule inhibits it at any density, the cost rule does not */
+    p = params(PAT_HISTOGRAM_U8_CAS, 1 << 20, 1, 1 << 20, 0);
+    assert_int_equal(dsp_density_of(&c, &p, &d), 0);
+    assert_int_equal(d.cas, 1);
+    pol.rule = DSP_RULE_SEED;
+    dsp_decide(&pol, &p, &d, 1, 1e6, &dec);
+    assert_int_equal(dec.target, DSP_CPU);
+    assert_int_equal(dec.reason, DSP_REASON_CAS);
+    pol.seed.inhibit_cas = 0;
+    dsp_decide(&pol, &p, &d, 1, 1e6, &dec);
+    assert_int_equal(dec.target, DSP_GPU);
+    pol.seed.inhibit_cas = 1;
+    pol.rule = DSP_RULE_COST;
+    dsp_decide(&pol, &p, &d, 1, 1e6, &dec);
+    assert_int_equal(dec.target, DSP_GPU);
+    assert_int_equal(dec.seed_reason, DSP_REASON_CAS);
+}
+
+/* What crosses PCIe: one 32-bit element a thread in, the pattern's result
+ * out; at 25 GB/s a megabyte takes 40 us. */
+static void test_bytes_moved(void **state)
+{
+    (void)state;
+    cfg_config c;
+    dsp_policy pol;
+    cfg_defaults(&c);
+    dsp_policy_of(&c, &pol);
+    assert_float_equal(pol.pcie_bandwidth_gbps, 25, 0);
+    assert_float_equal(dsp_transfer_us(&pol, 1e6), 40, 1e-12);
+    pat_params p = params(PAT_COMPACTION, 1000, 0.25, 4096, 0);
+    p.addresses = 64;
+    assert_float_equal(dsp_input_bytes(&p), 4000, 0);
+    assert_float_equal(dsp_output_bytes(&p), 4 * 1000 * 0.25 + 4, 0);
+    p.pattern = PAT_STORE;
+    assert_float_equal(dsp_output_bytes(&p), 1000, 0);
+    p.pattern = PAT_COUNTER;
+    assert_float_equal(dsp_output_bytes(&p), 4, 0);
+    p.pattern = PAT_HISTOGRAM;
+    assert_float_equal(dsp_output_bytes(&p), 4 * 4096, 0);
+    p.pattern = PAT_HISTOGRAM_U8_CAS;
+    assert_float_equal(dsp_output_bytes(&p), 4096, 0);
+    p.pattern = PAT_HISTOGRAM_U16_CAS;
+    assert_float_equal(dsp_output_bytes(&p), 2 * 4096, 0);
+    p.pattern = PAT_BITMASK;
+    assert_float_equal(dsp_output_bytes(&p), 125, 0);
+    p.pattern = PAT_DISTINCT_LINES;
+    assert_float_equal(dsp_output_bytes(&p), 4 * 64, 0);
+}
+
+/* dispatch.rule and dispatch.data_on are names in the config and the
+ * policy; the schema-1 key data_on_gpu is gone. */
+static void test_policy_from_config(void **state)
+{
+    (void)state;
+    cfg_config c;
+    dsp_policy pol;
+    char err[CFG_ERR_MAX];
+    enum dsp_rule r;
+    enum dsp_data_on on;
+    cfg_defaults(&c);
+    assert_int_equal(cfg_override(&c, "dispatch.rule=seed", err), 0);
+    assert_int_equal(cfg_override(&c, "dispatch.data_on=both", err), 0);
+    assert_int_equal(cfg_override(&c, "dispatch.host_launch_us=12.5", err), 0);
+    assert_int_equal(cfg_override(&c, "dispatch.pcie_bandwidth_gbps=50", err), 0);
+    dsp_policy_of(&c, &pol);
+    assert_int_equal(pol.rule, DSP_RULE_SEED);
+    assert_int_equal(pol.data_on, DSP_DATA_ON_BOTH);
+    assert_float_equal(pol.host_launch_us, 12.5, 0);
+    assert_float_equal(pol.pcie_bandwidth_gbps, 50, 0);
+    assert_float_equal(pol.seed.penalty_start, 0.05, 0);
+    assert_float_equal(pol.seed.inhibit, 0.10, 0);
+    assert_int_equal(pol.seed.inhibit_cas, 1);
+    assert_int_equal(cfg_override(&c, "dispatch.data_on=host", err), 0);
+    dsp_policy_of(&c, &pol);
+    assert_int_equal(pol.data_on, DSP_DATA_ON_HOST);
+    assert_int_not_equal(cfg_override(&c, "dispatch.data_on=cpu", err), 0);
+    assert_int_not_equal(cfg_override(&c, "dispatch.rule=fastest", err), 0);
+    assert_int_not_equal(cfg_override(&c, "dispatch.data_on_gpu=1", err), 0);
+    assert_int_not_equal(cfg_override(&c, "dispatch.host_launch_us=-1", err), 0);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(dsp_rule_from_name(dsp_rule_name((enum dsp_rule)i), &r), 0);
+        assert_int_equal(r, i);
+    }
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(dsp_data_on_from_name(dsp_data_on_name((enum dsp_data_on)i), &on), 0);
+        assert_int_equal(on, i);
+    }
+    assert_string_equal(dsp_rule_name(DSP_RULE_COST), "cost");
+    assert_string_equal(dsp_data_on_name(DSP_DATA_ON_HOST), "host");
+    assert_int_equal(dsp_rule_from_name("Cost", &r), -1);
+    assert_int_equal(dsp_data_on_from_name("", &on), -1);
 }
 
 static void test_cpu_config_reader(void **state)
@@ -197,6 +340,8 @@ int main(void)
         cmocka_unit_test(test_density_is_seed_000s),
         cmocka_unit_test(test_penalty_and_inhibition),
         cmocka_unit_test(test_decision_weighs_data_movement),
+        cmocka_unit_test(test_bytes_moved),
+        cmocka_unit_test(test_policy_from_config),
         cmocka_unit_test(test_cpu_config_reader),
         cmocka_unit_test(test_cpu_tier_costs),
     };
