@@ -7,8 +7,10 @@
 # histogram-bins: K* = the smallest bin count whose time is within 10% of
 #   the best K's, per config and engine (global-atomic histogram, n = 2^20).
 # compaction-selectivity: the smallest selectivity at which the CPU tier's
-#   cost (COSTDIR/CONFIG-costs.csv, `atomsim export --format csv`) is below
-#   the GPU's, per config, engine and n; seed 000's rule says 0.1 everywhere.
+#   compute cost (cpu_us of COSTDIR/CONFIG-costs.csv, `atomsim export
+#   --format csv`, schema 2: one value over every wg and smem_per_wg; data
+#   movement is left to lookup time, per dispatch.data_on) is below the
+#   GPU's, per config, engine and n; seed 000's rule says 0.1 everywhere.
 # subword-cas: the 8- and 16-bit CAS histograms' time over the 32-bit one's
 #   at a few K, per config and engine (n = 2^14).
 # A study whose CSV is missing gets a line saying so.
@@ -68,14 +70,21 @@ if [ -s "$sd/compaction-selectivity.csv" ]; then
             f = cd "/" c "-costs.csv"; h = 0
             if (cd == "") break
             while ((getline line < f) > 0) {
+                if (line ~ /^# *data_on:/) { on = line; sub(/.*: */, "", on); data_on[c] = on; continue }
                 if (line ~ /^#/) continue
                 nn = split(line, v, ",")
-                if (!h) { h = 1; for (i = 1; i <= nn; i++) jx[v[i]] = i; continue }
-                if (v[jx["pattern"]] == "compaction") { cpu[c, v[jx["n"]] + 0, v[jx["selectivity"]] + 0] = v[jx["cpu_us"]] + 0; got[c] = 1 }
+                if (!h) { h = 1; delete jx; for (i = 1; i <= nn; i++) jx[v[i]] = i; continue }
+                if (v[jx["pattern"]] != "compaction") continue
+                # schema 2 repeats the CPU column over the GPU-only axes: one shape is enough
+                if (("wg" in jx) && v[jx["wg"]] + 0 != 256) continue
+                if (("smem_per_wg" in jx) && v[jx["smem_per_wg"]] + 0 != 0) continue
+                cpu[c, v[jx["n"]] + 0, v[jx["selectivity"]] + 0] = v[jx["cpu_us"]] + 0; got[c] = 1
             }
             close(f)
         }
-        print "The CPU tier'"'"'s cost comes from `atomsim export` (its cost table, data moved to the host included per dispatch.data_on_gpu); seed 000'"'"'s rule moves compaction to the CPU above S = 0.1 on every GPU."
+        ons = ""
+        for (c in data_on) ons = ons (ons == "" ? "" : ", ") c ": " data_on[c]
+        print "The CPU tier'"'"'s cost is its compute time from `atomsim export` (cpu_us of its cost table); the table leaves moving the data to lookup time, where the side without it pays PCIe per dispatch.data_on (" (ons == "" ? "not recorded" : ons) "), so with the data on the GPU the CPU crosses over later than this.  Seed 000'"'"'s rule moves compaction to the CPU above S = 0.1 on every GPU; the dispatcher'"'"'s default rule (dispatch.rule = cost) follows the costs instead."
         print ""
         print "| config | engine | n | CPU cheaper from S = | GPU time at S = 1 (us) | CPU time at S = 1 (us) |"
         print "| --- | --- | ---: | --- | ---: | ---: |"

@@ -1,9 +1,12 @@
 # decision_map.gp - the dispatcher's decision map: n against selectivity or
-# bins, each cell coloured by which side the cost table predicts faster (GPU
-# or CPU tier), cells where the dispatcher's decision differs from that (the
-# seed rule's inhibition, or CAS) crossed, and the seed's 10% rule (contention
-# density above dispatch.density_inhibit of thread capacity) as a black line.
-# Data: plots/prep_decisions.sh.  Renders OUT.png and OUT.svg.  Variables:
+# bins, each cell coloured by the faster side (GPU or CPU tier: the cost
+# rule's decision, data movement included, in a schema-2 table; the bare
+# costs otherwise), cells where seed 000's rule decides otherwise (its
+# density inhibition, its penalty, or CAS) crossed, and the seed's 10% rule
+# (contention density above dispatch.density_inhibit of thread capacity) as
+# a black line.  Data: plots/prep_decisions.sh (its .gpi says which column
+# the crosses come from: seed_decision, or decision in an older table).
+# Renders OUT.png and OUT.svg.  Variables:
 #   out (required); title; panels (1..2, default 1); w, h
 #   d1, d2   panel data base paths: dN.dat, dN-rule.dat, dN.gpi (required)
 #   t1, t2   panel titles
@@ -33,8 +36,11 @@ do for [fmt in "png svg"] {
     set style fill solid 1.0 noborder
     do for [i=1:panels] {
         d = value("d" . i)
+        undefine decided_by
         load d . ".gpi"
-        set title get("t" . i, pattern) . sprintf("\n%d cells: GPU faster in %d, CPU in %d; decision overrides cost in %d", cells, gpu_faster, cpu_faster, overridden)
+        if (!exists("decided_by")) { decided_by = "decision" }
+        crossed = (decided_by eq "seed_decision") ? "the seed rule departs from it" : "the decision departs from it"
+        set title get("t" . i, pattern) . sprintf("\n%d cells: GPU faster in %d, CPU in %d; %s in %d", cells, gpu_faster, cpu_faster, crossed, overridden)
         set xlabel (axis eq "bins") ? "bins K" : "selectivity S"
         set ylabel "n (elements)"
         set autoscale xfix
@@ -43,7 +49,7 @@ do for [fmt in "png svg"] {
         if (gpu_faster > 0) { cmd = cmd . ", NaN with boxes lc rgb '#9be59b' title 'GPU predicted faster'" }
         if (cpu_faster > 0) { cmd = cmd . ", NaN with boxes lc rgb '#f7b26b' title 'CPU tier predicted faster'" }
         if (overridden > 0) {
-            cmd = cmd . sprintf(", '%s.dat' using 1:($7 != $8 ? $4 : NaN) with points pt 2 ps 0.8 lc rgb '#444444' title 'decision differs from cost (rule or CAS)'", d)
+            cmd = cmd . sprintf(", '%s.dat' using 1:($7 != $8 ? $4 : NaN) with points pt 2 ps 0.8 lc rgb '#444444' title '%s (density, penalty or CAS)'", d, crossed)
         }
         if (rule_points > 0) {
             cmd = cmd . sprintf(", '%s-rule.dat' using 1:2 with lines lw 2.5 lc rgb 'black' title sprintf('seed 000 rule: density > %%g of capacity', inhibit)", d)

@@ -6,7 +6,8 @@
 # unchanged (study CSVs, cost tables; prep_validation.sh keeps its sweep).
 #   plots/out/contention-GPU             time against contention per pattern
 #   plots/out/predicted-vs-measured-GPU  every measured configuration
-#   plots/out/decision-map-CONFIG        the dispatcher's GPU/CPU regions, 10% rule
+#   plots/out/decision-map-CONFIG        the faster side per cell (cost rule), where
+#                                        the seed rule departs from it, its 10% line
 #   plots/out/study-*, whatif-l2         the studies; answers.md: their answers
 # PLOT_MAX_EVENTS (default 1e6) bounds the simulator per measured row, so
 # that the whole target stays within a few minutes on two cores; rows above
@@ -38,9 +39,9 @@ plots: plots-gnuplot $(B)/atomsim $(STUDY_CSV) $(PLOT_COSTS)
 	done; \
 	for c in $(PLOT_CONFIGS); do \
 	  t=$(PLOTS_COSTS)/$$c-costs.csv; d=$(PLOTS_DATA)/decisions-$$c; \
-	  if bash plots/prep_decisions.sh $$t $$d-compaction compaction selectivity && \
-	     bash plots/prep_decisions.sh $$t $$d-histogram histogram bins hot=0; then \
-	    gnuplot -e "out='$(PLOTS_OUT)/decision-map-$$c'; panels=2; title='$$c: where the dispatcher sends each cell (cost table of atomsim export)'; d1='$$d-compaction'; t1='compaction'; d2='$$d-histogram'; t2='histogram (hot = 0)'" plots/decision_map.gp; \
+	  if bash plots/prep_decisions.sh $$t $$d-compaction compaction selectivity wg=256 smem_per_wg=0 && \
+	     bash plots/prep_decisions.sh $$t $$d-histogram histogram bins hot=0 wg=256 smem_per_wg=0; then \
+	    gnuplot -e "out='$(PLOTS_OUT)/decision-map-$$c'; panels=2; title='$$c: the faster side by predicted cost, and where the seed rule departs from it (atomsim export, wg = 256, no extra shared memory)'; d1='$$d-compaction'; t1='compaction'; d2='$$d-histogram'; t2='histogram (hot = 0)'" plots/decision_map.gp; \
 	  fi; \
 	done; \
 	bash plots/studies.sh $(PLOTS_STUDIES) $(PLOTS_DATA)/series $(PLOTS_OUT) $(PLOTS_COSTS); \

@@ -4,19 +4,31 @@
 #
 #   plots/prep_decisions.sh TABLE.csv OUT PATTERN AXIS [COL=VALUE ...]
 #
-# TABLE.csv: '#' lines, one of them "# density_inhibit: F" (the seed rule's
-# threshold; 0.1 when absent), then a header with at least the columns
+# TABLE.csv: '#' lines, among them "# density_inhibit: F" (the seed rule's
+# threshold; 0.1 when absent) and "# rule: R" (the rule of the table's
+# decision column; schema 2 writes it), then a header with at least the
+# columns
 #   pattern, n, AXIS (selectivity or bins), gpu_us, cpu_us,
 #   density_fraction, decision (gpu|cpu)
-# (`inhibited` and `reason` are read when present).  Keeps PATTERN's rows
-# that match every COL=VALUE (e.g. hot=0) and writes
-#   OUT.dat       x xlo xhi n nlo nhi faster decided  (one cell each; faster
-#                 and decided: 1 GPU, 0 CPU; x <= 0 left out: log axis)
+# and, in schema 2, seed_decision (gpu|cpu), the seed rule's verdict.
+# Keeps PATTERN's rows that match every COL=VALUE and writes
+#   OUT.dat       x xlo xhi n nlo nhi faster decided  (one cell each: 1 GPU,
+#                 0 CPU; x <= 0 left out: log axis)
 #   OUT-rule.dat  the seed rule's boundary: where density_fraction crosses
 #                 density_inhibit along AXIS, as cell edges per n
-#   OUT.gpi       pattern, axis, inhibit and the number of cells of each kind
+#   OUT.gpi       pattern, axis, inhibit, what `decided` is, and the number
+#                 of cells of each kind
+# faster: the side the cost rule takes (the decision column, data movement
+# included) when the table says "# rule: cost", else gpu_us < cpu_us (the
+# table's bare costs).  decided: seed_decision when the table has it (where
+# seed 000's rule departs from the faster side), else decision.
+# A schema-2 table holds every workgroup size and shared-memory size: the
+# COL=VALUE filters must pin them (wg=256 smem_per_wg=0, and hot=0 for the
+# histogram), and two rows at the same (x, n) fail (exit 1) rather than
+# one of them silently winning.
 # Exits 3 with one line on stderr when TABLE.csv is missing or has no rows
-# for PATTERN (the caller skips the map), 1 when a column is missing.
+# for PATTERN (the caller skips the map), 1 when a column is missing or a
+# cell is given twice.
 set -eu
 [ $# -ge 4 ] || { echo "usage: plots/prep_decisions.sh TABLE.csv OUT PATTERN AXIS [COL=VALUE ...]" >&2; exit 2; }
 table=$1 out=$2 pattern=$3 axis=$4
@@ -39,16 +51,23 @@ function edges(v, n, lo, hi,   i) {
 function sortu(v, n,   i, j, t) {
     for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
 }
-BEGIN { inhibit = 0.1 }
+BEGIN { inhibit = 0.1; rule = "" }
 /^# *density_inhibit:/ { inhibit = $0; sub(/.*: */, "", inhibit); inhibit += 0; next }
+/^# *rule:/ { rule = $0; sub(/.*: */, "", rule); next }
 /^#/ { next }
 !header {
     header = 1
     for (i = 1; i <= NF; i++) ix[$i] = i
     cp = col("pattern"); cn = col("n"); cx = col(A); cg = col("gpu_us"); cc = col("cpu_us")
     cf = col("density_fraction"); cd = col("decision")
+    by = ("seed_decision" in ix) ? "seed_decision" : "decision"; cs = col(by)
+    cost = (rule == "cost")
     nf = split(F, fl, " ")
-    for (i = 1; i <= nf; i++) { eq = index(fl[i], "="); fc[i] = col(substr(fl[i], 1, eq - 1)); fv[i] = substr(fl[i], eq + 1) }
+    for (i = 1; i <= nf; i++) {
+        eq = index(fl[i], "=")
+        if (eq < 2) { printf "prep_decisions: filter \"%s\" is not COL=VALUE\n", fl[i] > "/dev/stderr"; bad = 1; exit 1 }
+        fc[i] = col(substr(fl[i], 1, eq - 1)); fv[i] = substr(fl[i], eq + 1)
+    }
     next
 }
 $cp != P { next }
@@ -56,17 +75,22 @@ $cp != P { next }
     for (i = 1; i <= nf; i++) if ($(fc[i]) + 0 != fv[i] + 0) next
     x = $cx + 0; n = $cn + 0
     if (x <= 0) next
+    if (have[x, n]) {
+        printf "prep_decisions: %s: two %s rows at %s=%g n=%g; pin the other axes (e.g. wg=256 smem_per_wg=0)\n", src, P, A, x, n > "/dev/stderr"
+        bad = 1; exit 1
+    }
     if (!(x in xs)) { xs[x] = 1; xv[++nx] = x }
     if (!(n in ns)) { ns[n] = 1; nv[++nn] = n }
-    faster[x, n] = ($cg + 0 < $cc + 0); decided[x, n] = ($cd == "gpu"); frac[x, n] = $cf + 0; have[x, n] = 1
+    faster[x, n] = cost ? ($cd == "gpu") : ($cg + 0 < $cc + 0); decided[x, n] = ($cs == "gpu"); frac[x, n] = $cf + 0; have[x, n] = 1
 }
 END {
     if (bad) exit 1
     if (!nx) { printf "decision map: %s has no rows for %s; map skipped\n", src, P > "/dev/stderr"; exit 3 }
     sortu(xv, nx); sortu(nv, nn); edges(xv, nx, xl, xh); edges(nv, nn, nl, nh)
-    dat = out ".dat"; rule = out "-rule.dat"
-    printf "# %s: %s cells, x = %s\n# x xlo xhi n nlo nhi faster decided\n", src, P, A > dat
-    printf "# the seed rule (density_fraction > %g) boundary along %s\n# x n\n", inhibit, A > rule
+    dat = out ".dat"; rl = out "-rule.dat"
+    printf "# %s: %s cells, x = %s; faster: %s; decided: %s\n# x xlo xhi n nlo nhi faster decided\n", src, P, A,
+        cost ? "the cost rule (decision)" : "gpu_us < cpu_us", by > dat
+    printf "# the seed rule (density_fraction > %g) boundary along %s\n# x n\n", inhibit, A > rl
     for (j = 1; j <= nn; j++) {
         n = nv[j]
         for (i = 1; i <= nx; i++) {
@@ -75,11 +99,11 @@ END {
             printf "%.10g %.10g %.10g %.10g %.10g %.10g %d %d\n", x, xl[i], xh[i], n, nl[j], nh[j], faster[x, n], decided[x, n] >> dat
             cells++; gf += faster[x, n]; override += (faster[x, n] != decided[x, n])
             if (i > 1 && have[xv[i - 1], n] && ((frac[xv[i - 1], n] > inhibit) != (frac[x, n] > inhibit))) {
-                printf "%.10g %.10g\n%.10g %.10g\n", xl[i], nl[j], xl[i], nh[j] >> rule
+                printf "%.10g %.10g\n%.10g %.10g\n", xl[i], nl[j], xl[i], nh[j] >> rl
                 rp += 2
             }
         }
     }
-    printf "pattern = \"%s\"\naxis = \"%s\"\ninhibit = %g\ncells = %d\ngpu_faster = %d\ncpu_faster = %d\noverridden = %d\nrule_points = %d\n",
-        P, A, inhibit, cells, gf, cells - gf, override, rp > (out ".gpi")
+    printf "pattern = \"%s\"\naxis = \"%s\"\ninhibit = %g\ndecided_by = \"%s\"\nfaster_by = \"%s\"\ncells = %d\ngpu_faster = %d\ncpu_faster = %d\noverridden = %d\nrule_points = %d\n",
+        P, A, inhibit, by, cost ? "cost" : "bare", cells, gf, cells - gf, override, rp > (out ".gpi")
 }' "$table"

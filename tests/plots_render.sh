@@ -5,9 +5,11 @@
 #   contention.gp, predicted_vs_measured.gp   validate/data/h100.csv, predicted
 #                                 by the model (when it answers) and the
 #                                 simulator under a small event budget
-#   decision_map.gp               `atomsim export`'s cost table, and a small
-#                                 synthetic table in the documented columns;
-#                                 a missing table is skipped with one line
+#   decision_map.gp               `atomsim export`'s cost table (schema 2,
+#                                 pinned to wg=256 smem_per_wg=0: one cell per
+#                                 (x, n)), and small synthetic tables in the
+#                                 documented columns of schema 2 and 1; a
+#                                 missing table is skipped with one line
 #   whatif.gp (plots/studies.sh)  the shipped studies at n = 2^10
 #   answers.sh                    its three sections
 # Needs gnuplot (make plots installs it); skipped with a note without it.
@@ -75,7 +77,32 @@ done
 gp "gpu='h100'; datadir='$d'; out='$tmp/pvm'" plots/predicted_vs_measured.gp
 image "$tmp/pvm" 1800 800
 
-# ---- decision map: a synthetic table in the documented columns, and export's ----
+# ---- decision map: synthetic tables in the documented columns, and export's ----
+# schema 2: every wg and smem_per_wg, the cost rule's decision (here with a
+# data-movement term the bare costs lack) and the seed rule's verdict
+{
+    echo "# schema_version: 2"
+    echo "# rule: cost"
+    echo "# density_inhibit: 0.1"
+    echo "pattern,n,wg,smem_per_wg,selectivity,bins,hot,gpu_us,cpu_us,density_fraction,decision,seed_decision"
+    for n in 1024 65536 4194304; do
+        for wg in 256 512; do
+            for sm in 0 8192; do
+                for s in 0 0.01 0.1 0.5 1; do
+                    awk -v n=$n -v s=$s -v wg=$wg -v sm=$sm 'BEGIN { g = 5 + n * s / 1e4 + wg / 1e3 + sm / 1e5; c = 2 + n / 2e4; m = n / 1e5
+                        printf "compaction,%d,%d,%d,%s,256,0,%g,%g,%s,%s,%s\n", n, wg, sm, s, g, c, s, (g <= c + m) ? "gpu" : "cpu", (g * (1 + (s > 0.05)) <= c + m && s <= 0.1) ? "gpu" : "cpu" }'
+                done
+                for k in 1 4 16 256; do
+                    for h in 0 0.5; do
+                        awk -v n=$n -v k=$k -v h=$h -v wg=$wg -v sm=$sm 'BEGIN { f = h + (1 - h) / k; g = 5 + n * f / 1e5 + wg / 1e3 + sm / 1e5; c = 2 + n / 2e4; m = n / 1e5
+                            printf "histogram,%d,%d,%d,1,%d,%s,%g,%g,%g,%s,%s\n", n, wg, sm, k, h, g, c, f, (g <= c + m) ? "gpu" : "cpu", (g <= c + m && f <= 0.1) ? "gpu" : "cpu" }'
+                    done
+                done
+            done
+        done
+    done
+} >"$tmp/table2.csv"
+# schema 1: no shape axes, one decision (the seed rule's), bare costs
 {
     echo "# density_inhibit: 0.1"
     echo "pattern,n,selectivity,bins,gpu_us,cpu_us,density_fraction,decision"
@@ -87,18 +114,38 @@ image "$tmp/pvm" 1800 800
             awk -v n=$n -v k=$k 'BEGIN { g = 5 + n / k / 1e3; c = 2 + n / 2e4; printf "histogram,%d,1,%d,%g,%g,%g,%s\n", n, k, g, c, 1 / k, (g < c && 1 / k <= 0.1) ? "gpu" : "cpu" }'
         done
     done
-} >"$tmp/table.csv"
-tables=("$tmp/table.csv")
-if "$A" export --config configs/h100.ini --format csv >"$tmp/export.csv" 2>/dev/null; then tables+=("$tmp/export.csv"); fi
-for t in "${tables[@]}"; do
-    bash plots/prep_decisions.sh "$t" "$d/dm-c" compaction selectivity || bad "prep_decisions compaction on $t"
-    bash plots/prep_decisions.sh "$t" "$d/dm-h" histogram bins hot=0 2>/dev/null ||
-        bash plots/prep_decisions.sh "$t" "$d/dm-h" histogram bins || bad "prep_decisions histogram on $t"
+} >"$tmp/table1.csv"
+pin="wg=256 smem_per_wg=0"
+tables=("$tmp/table2.csv|$pin|hot=0 $pin|seed_decision" "$tmp/table1.csv|||decision")
+if "$A" export --config configs/h100.ini --format csv --only compaction,histogram >"$tmp/export.csv" 2>/dev/null; then
+    tables+=("$tmp/export.csv|$pin|hot=0 $pin|seed_decision")
+fi
+for entry in "${tables[@]}"; do
+    IFS='|' read -r t fc fh by <<<"$entry"
+    # shellcheck disable=SC2086 # the filters are words
+    bash plots/prep_decisions.sh "$t" "$d/dm-c" compaction selectivity $fc || bad "prep_decisions compaction on $t"
+    # shellcheck disable=SC2086
+    bash plots/prep_decisions.sh "$t" "$d/dm-h" histogram bins $fh || bad "prep_decisions histogram on $t"
     for x in c h; do
+        pat=$([ $x = c ] && echo compaction || echo histogram)
         cells=$(gpi "$d/dm-$x.gpi" cells)
-        [ "$cells" -gt 0 ] && [ "$cells" = "$(points "$d/dm-$x.dat" 1)" ] || bad "decision map $x: $cells cells in the gpi, $(points "$d/dm-$x.dat" 1) in the data"
+        [ "$cells" -gt 0 ] && [ "$cells" = "$(points "$d/dm-$x.dat" 1)" ] || bad "decision map $x: $cells cells in the gpi, $(points "$d/dm-$x.dat" 1) in the data ($t)"
+        # one cell per (x, n), and every (x, n) of the grid
+        dup=$(awk '!/^#/ { print $1, $4 }' "$d/dm-$x.dat" | sort | uniq -d | wc -l)
+        grid=$(awk '!/^#/ { xs[$1]; ns[$4] } END { nx = 0; nn = 0; for (i in xs) nx++; for (i in ns) nn++; print nx * nn }' "$d/dm-$x.dat")
+        [ "$dup" = 0 ] && [ "$grid" = "$cells" ] || bad "decision map $x: $dup cells given twice, $cells cells of a $grid grid ($t)"
         gf=$(awk '!/^#/ && $7 == 1 { n++ } END { print n + 0 }' "$d/dm-$x.dat")
-        [ "$gf" = "$(gpi "$d/dm-$x.gpi" gpu_faster)" ] || bad "decision map $x: gpu_faster"
+        [ "$gf" = "$(gpi "$d/dm-$x.gpi" gpu_faster)" ] || bad "decision map $x: gpu_faster ($t)"
+        [ "$(gpi "$d/dm-$x.gpi" decided_by)" = "$by" ] || bad "decision map $x: decided by $(gpi "$d/dm-$x.gpi" decided_by), want $by ($t)"
+        # the faster side and the seed verdict are the table's own columns
+        # (decision and seed_decision under "# rule: cost"), on the pinned rows
+        if [ "$by" = seed_decision ]; then
+            want=$(awk -F, -v P=$pat '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) ix[$i] = i; next }
+                $ix["pattern"] == P && $ix["wg"] == 256 && $ix["smem_per_wg"] == 0 && $ix["hot"] == 0 && ($ix[P == "compaction" ? "selectivity" : "bins"] + 0) > 0 {
+                    g += $ix["decision"] == "gpu"; o += $ix["decision"] != $ix["seed_decision"] } END { print g + 0, o + 0 }' "$t")
+            [ "$want" = "$gf $(gpi "$d/dm-$x.gpi" overridden)" ] || bad "decision map $x: gpu_faster and overridden are $gf $(gpi "$d/dm-$x.gpi" overridden), the table says $want ($t)"
+            [ "$(gpi "$d/dm-$x.gpi" overridden)" -gt 0 ] || bad "decision map $x: the seed rule never departs from the faster side on $t"
+        fi
         rp=$(gpi "$d/dm-$x.gpi" rule_points)
         [ "$rp" = "$(points "$d/dm-$x-rule.dat" 1)" ] || bad "decision map $x: rule points"
         [ "$rp" -gt 0 ] || bad "decision map $x: the 10% rule has no points on $t"
@@ -106,6 +153,10 @@ for t in "${tables[@]}"; do
     gp "out='$tmp/dm'; panels=2; title='test'; d1='$d/dm-c'; d2='$d/dm-h'" plots/decision_map.gp
     image "$tmp/dm" 1700 700
 done
+# a schema-2 table whose shape axes are not pinned has many rows a cell: refused
+rc=0
+bash plots/prep_decisions.sh "$tmp/table2.csv" "$d/x" compaction selectivity 2>"$tmp/err" || rc=$?
+[ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "two compaction rows" "$tmp/err" || bad "unpinned shape axes: exit $rc, $(head -1 "$tmp/err")"
 rc=0
 bash plots/prep_decisions.sh "$tmp/none.csv" "$d/x" compaction selectivity 2>"$tmp/err" || rc=$?
 [ $rc = 3 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "no cost table" "$tmp/err" || bad "a missing cost table: exit $rc, $(wc -l <"$tmp/err") lines"
