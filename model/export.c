@@ -188,6 +188,16 @@ int exp_model_gpu(void *ctx, const cfg_config *gpu, const pat_params *p, double 
     return 0;
 }
 
+/* Six significant digits, the precision the writers print: the cells
+ * decide on the numbers a reader of the table will see, so a lookup at a
+ * grid point reproduces the cell's verdicts even at a threshold. */
+static double round6(double v)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.6g", v);
+    return strtod(buf, NULL);
+}
+
 static int host_cell_of(const cfg_config *gpu, const cpu_config *cpu, const pat_params *p, exp_host_cell *out,
                         char err[CFG_ERR_MAX])
 {
@@ -199,9 +209,9 @@ static int host_cell_of(const cfg_config *gpu, const cpu_config *cpu, const pat_
         snprintf(err, CFG_ERR_MAX, "no density for pattern %s", pat_name(p->pattern));
         return -1;
     }
-    out->cpu_us = cc.us;
-    out->density = d.density;
-    out->density_fraction = d.fraction;
+    out->cpu_us = round6(cc.us);
+    out->density = round6(d.density);
+    out->density_fraction = round6(d.fraction);
     if (!isfinite(out->cpu_us) || !isfinite(out->density)) {
         snprintf(err, CFG_ERR_MAX, "%s n=%llu: a CPU prediction is not finite", pat_name(p->pattern),
                  (unsigned long long)p->n);
@@ -302,7 +312,7 @@ static int build_pattern(const exp_table *t, const exp_options *o, enum pat_id i
         /* Shared memory reaches the GPU's time only through the workgroups
          * an SM holds: a point that holds as many as its neighbour below on
          * the smem axis has its time (exp_options.every_cell computes it
-         * anyway; tests/unit/test_dispatch_table.c compares the two). */
+         * anyway; tests/unit/test_export_smem.c compares the two). */
         size_t s_idx = reuse ? (i / smem_stride) % (size_t)ep->axes[sa].count : 0;
         if (s_idx > 0) {
             pat_params below = p;
@@ -318,6 +328,7 @@ static int build_pattern(const exp_table *t, const exp_options *o, enum pat_id i
                      isfinite(c->gpu_us) ? why : "the GPU prediction is not finite");
             return -1;
         }
+        c->gpu_us = round6(c->gpu_us);
     decide:;
         const exp_host_cell *hc = &ep->host_cells[exp_host_index(ep, i)];
         dsp_density d = { 0 };

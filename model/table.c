@@ -432,10 +432,17 @@ static int bracket(const double *v, int count, double x, int log2_scale, int *i,
 /* Workgroups an SM holds (0: it does not fit). */
 static int wgs_per_sm(const tbl_table *t, enum pat_id id, double wg, double bins, double smem)
 {
+    /* beyond these no workgroup fits, and the integer rule below would
+     * overflow (extrapolated queries reach them) */
+    int bins_in_smem = id == PAT_HISTOGRAM_SHARED; /* the one pattern whose bins take shared memory */
+    if (!(wg >= 1 && wg <= t->occ.gpu.max_threads_per_sm) || !(smem >= 0 && smem < 1u << 30) ||
+        (bins_in_smem && !(bins >= 1 && bins < 1u << 28)))
+        return 0;
     pat_params p;
     pat_defaults(&p);
     p.pattern = id;
-    p.bins = (uint32_t)llround(bins);
+    if (bins_in_smem)
+        p.bins = (uint32_t)llround(bins);
     p.smem_per_wg = (uint32_t)llround(smem);
     mdl_occupancy o;
     mdl_occupancy_of(&t->occ, (int)llround(wg), pat_smem_bytes(&p), 1, &o);
@@ -478,15 +485,17 @@ static int bracket_smem(const tbl_table *t, const tbl_pattern *tp, int ax, const
     return 0;
 }
 
-/* Times interpolate their logarithm (a cost that doubles per step is then
- * exact); a value of 0 falls back to linear. */
-static double mix(double a, double b, double w)
+/* On a log2 axis values interpolate their logarithm (a cost that doubles
+ * per step, a density of 1/K, are then exact); on a linear axis the values
+ * (a count or density linear in the selectivity is then exact).  A value of
+ * 0 falls back to linear. */
+static double mix(double a, double b, double w, int log_values)
 {
     if (w == 0)
         return a;
     if (w == 1)
         return b;
-    if (a > 0 && b > 0)
+    if (log_values && a > 0 && b > 0)
         return exp(log(a) + w * (log(b) - log(a)));
     return a + w * (b - a);
 }
@@ -519,7 +528,7 @@ static double interpolate(const tbl_pattern *tp, const double *field, unsigned u
     for (int k = d - 1; k >= 0; k--) {
         int half = 1 << k;
         for (int c = 0; c < half; c++)
-            corner[c] = mix(corner[2 * c], corner[2 * c + 1], w[ax[k]]);
+            corner[c] = mix(corner[2 * c], corner[2 * c + 1], w[ax[k]], tp->log2[ax[k]]);
     }
     if (src)
         *src = seen_m && seen_s ? 'x' : seen_s ? 's' : 'm';

@@ -71,6 +71,9 @@ if have compaction-selectivity; then
                 if (line ~ /^#/) continue
                 n = split(line, v, ",")
                 if (!h) { h = 1; for (i = 1; i <= n; i++) jx[v[i]] = i; continue }
+                # schema 2 has one row per workgroup shape; the CPU ignores
+                # the shape, so one of them stands for all
+                if (("wg" in jx) && (v[jx["wg"]] + 0 != 256 || v[jx["smem_per_wg"]] + 0 != 0)) continue
                 if (v[jx["pattern"]] == "compaction" && ((v[jx["n"]] + 0, v[jx["selectivity"]] + 0) in want))
                     print "compaction," v[jx["n"]] "," v[jx["selectivity"]] ",cpu," c "," v[jx["cpu_us"]]
             }

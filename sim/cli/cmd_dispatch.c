@@ -163,6 +163,7 @@ static int split_fields(char *line, char **fields, int max)
 
 typedef struct batch_query {
     tbl_query q;
+    int line;                         /* in the batch file, for messages */
 } batch_query;
 
 static int parse_batch(const char *path, int rule, int data_on, int extrapolate, batch_query **out, size_t *count)
@@ -261,6 +262,7 @@ static int parse_batch(const char *path, int rule, int data_on, int extrapolate,
             cap = ncap;
         }
         bq.q.pattern = a.params.pattern;
+        bq.line = lineno;
         rows[n++] = bq;
     }
     if (rc == 0 && ferror(f)) {
@@ -298,7 +300,7 @@ static int run_batch(const tbl_table *t, const char *path, int rule, int data_on
     }
     for (size_t i = 0; i < n; i++)
         if (tbl_lookup(t, &rows[i].q, &ans[i], err)) {
-            cli_error("dispatch", "%s: row %zu: %s", path, i + 1, err);
+            cli_error("dispatch", "%s:%d: %s", path, rows[i].line, err);
             free(rows);
             free(ans);
             return 2;
@@ -410,7 +412,7 @@ int cmd_dispatch(int argc, char **argv)
     if (batch_path) {
         int rc = run_batch(t, batch_path, rule, data_on, extrapolate);
         tbl_free(t);
-        if (rc == 0 && fflush(stdout)) {
+        if (rc == 0 && (fflush(stdout) || ferror(stdout))) {
             cli_error("dispatch", "cannot write the answers: %s", strerror(errno));
             return 1;
         }
