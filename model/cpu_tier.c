@@ -43,13 +43,40 @@ static void histogram(const cpu_config *c, double n, double bins, double bytes_p
     o->zero_us = bins * c->zero_ns_per_bin / 1e3;
     o->scan_us = e * (c->key_ns + cpu_update_ns(c, bins * bytes_per_bin, p_same)) / 1e3;
     o->merge_us = bins * c->merge_ns_per_bin / 1e3;
+    /* while every worker's copy fits in the LLC, a bin costs what the
+     * cached measurement says (cross-core transfers, not DRAM streaming) */
+    if (c->bins_cached_ns_per_bin > 0 && bins * bytes_per_bin * c->workers <= c->llc_bytes) {
+        o->zero_us = 0;
+        o->merge_us = bins * c->bins_cached_ns_per_bin / 1e3;
+    }
+}
+
+/* What a task costs before it does any work: the pool's hand-over, and
+ * each phase's barrier.  Measured per algorithm at n = workers (cpubench
+ * --plan validate/cpubench/fixed.plan): on the 16-core host a compaction's
+ * three phases and a histogram's zeroing and merge cost several times the
+ * one hand-over of a count. */
+static double fixed_us(const cpu_config *c, enum pat_id id)
+{
+    double f;
+    switch (id) {
+    case PAT_COMPACTION:
+    case PAT_CAS_APPEND: f = c->compact_fixed_us; break;
+    case PAT_HISTOGRAM:
+    case PAT_HISTOGRAM_SHARED:
+    case PAT_HISTOGRAM_U8_CAS:
+    case PAT_HISTOGRAM_U16_CAS:
+    case PAT_DISTINCT_LINES: f = c->bins_fixed_us; break;
+    default: f = c->scan_fixed_us; break;
+    }
+    return f > 0 ? f : c->pool_dispatch_us;
 }
 
 int cpu_predict(const cpu_config *c, const pat_params *p, cpu_cost *o, char err[CFG_ERR_MAX])
 {
     double n = (double)p->n, s = p->selectivity, e = n / c->workers;
     memset(o, 0, sizeof *o);
-    o->pool_us = c->pool_dispatch_us;
+    o->pool_us = fixed_us(c, p->pattern);
     switch (p->pattern) {
     case PAT_STORE:
         o->scan_us = e * (c->key_ns + s * c->store_ns) / 1e3;
