@@ -37,3 +37,6 @@ cpu-config: $(B)/cpubench
 	{ getconf _NPROCESSORS_ONLN; lscpu 2>/dev/null; } > validate/cpubench/data/cpu-$(HOST_NAME).cpuinfo.txt
 	$(B)/cpubench --name cpu-$(HOST_NAME) --ini configs/cpu-$(HOST_NAME).ini \
 	  --csv validate/cpubench/data/cpu-$(HOST_NAME).csv
+	$(B)/cpubench --plan validate/cpubench/fixed.plan > validate/cpubench/data/cpu-$(HOST_NAME).fixed.csv
+	bash validate/cpubench/fixed_section.sh validate/cpubench/data/cpu-$(HOST_NAME).fixed.csv >> configs/cpu-$(HOST_NAME).ini
+	@echo "wrote configs/cpu-$(HOST_NAME).ini: atomsim export --config configs/GPU.ini --cpu configs/cpu-$(HOST_NAME).ini"

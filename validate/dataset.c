@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const header =
     "pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,reps,time_us_median,time_us_min,time_us_max,check";
@@ -99,6 +100,13 @@ int val_dataset_load(const char *path, val_dataset *d, char err[CFG_ERR_MAX])
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, CFG_ERR_MAX, "%s: cannot open dataset: %s", path, strerror(errno));
+        return -1;
+    }
+    /* a device or pipe never ends (/dev/zero): only regular files are data */
+    struct stat sb;
+    if (fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode)) {
+        snprintf(err, CFG_ERR_MAX, "%s: not a regular file", path);
+        fclose(f);
         return -1;
     }
     char line[1024], why[160];

@@ -24,25 +24,7 @@ cpu-config)
     status=$?
     # the fixed costs: medians of whole tasks at n = 16 (fixed.plan)
     ./build/cpubench --plan validate/cpubench/fixed.plan >"$out/$name.fixed.csv" 2>>"$out/$name.log" || status=1
-    awk -F, '
-        /^#/ || $1 == "pattern" { next }
-        $1 == "histogram" && $5 == 16384 { big = $10; next }
-        $1 == "histogram" { one = $10 }
-        { fam = ($1 ~ /^(compaction|cas-append)$/) ? "compact" : ($1 ~ /^(histogram|distinct-lines)/) ? "bins" : "scan"
-          v[fam, ++k[fam]] = $10 }
-        function median(f,   i, j, t, n) {
-            n = k[f]
-            for (i = 2; i <= n; i++) { t = v[f, i]; for (j = i - 1; j >= 1 && v[f, j] > t; j--) v[f, j + 1] = v[f, j]; v[f, j + 1] = t }
-            return n % 2 ? v[f, (n + 1) / 2] : (v[f, n / 2] + v[f, n / 2 + 1]) / 2
-        }
-        END {
-            print "\n[fixed]"
-            print "; cpubench --plan validate/cpubench/fixed.plan on this host: the median of each family'"'"'s patterns at n = 16"
-            printf "scan_fixed_us = %.3f ; store, counters, bitmask, reduce (measured)\n", median("scan")
-            printf "compact_fixed_us = %.3f ; compaction, cas-append (measured)\n", median("compact")
-            printf "bins_fixed_us = %.3f ; histograms and distinct-lines at 1 bin (measured)\n", median("bins")
-            printf "bins_cached_ns_per_bin = %.4f ; (histogram at 16,384 bins - at 1) / 16,383 (measured)\n", (big - one) * 1000 / 16383
-        }' "$out/$name.fixed.csv" >>"$out/$name.ini"
+    bash validate/cpubench/fixed_section.sh "$out/$name.fixed.csv" >>"$out/$name.ini" || status=1
     echo "run_truth: cpu-config $name: exit $status, $(nproc) CPUs, $(grep -m1 'Model name' "$out/$name.cpuinfo.txt")"
     exit $status
     ;;
