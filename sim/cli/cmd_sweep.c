@@ -1,22 +1,18 @@
 /* cmd_sweep.c - `atomsim sweep`: the command line shared with `study`, and
- * the runner: a plan's rows on forked worker processes (one socket each,
- * rows handed out in order, at most two in flight per worker), results put
- * back in row order and written as CSV (the run's columns, then the label
- * columns), JSON or text, with a progress line when stderr is a terminal. */
+ * the runner: a plan's rows as jobs of the worker pool (pool.c: forked
+ * workers, results back in row order), written as CSV (the run's columns,
+ * then the label columns), JSON or text, with a progress line when stderr
+ * is a terminal. */
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "../print.h"
 #include "commands.h"
+#include "pool.h"
 #include "sweep.h"
 
 /* ---- the command line ---------------------------------------------------- */
@@ -179,22 +175,10 @@ int swp_cli_parse(swp_cli *c, int argc, char **argv, int study, char err[CFG_ERR
             }
             c->run.jobs = (int)v;
             break;
-        case OPT_SHARD: {
-            char buf[64], *slash;
-            snprintf(buf, sizeof buf, "%s", optarg);
-            slash = strchr(buf, '/');
-            if (!slash) {
-                snprintf(err, CFG_ERR_MAX, "--shard '%s': expected K/N", optarg);
+        case OPT_SHARD:
+            if (swp_parse_shard(optarg, &c->shard_k, &c->shard_n, err))
                 return 2;
-            }
-            *slash = 0;
-            if (cli_parse_u64(buf, &c->shard_k) || cli_parse_u64(slash + 1, &c->shard_n) || c->shard_n < 1 ||
-                c->shard_k < 1 || c->shard_k > c->shard_n || c->shard_n > 1000000) {
-                snprintf(err, CFG_ERR_MAX, "--shard '%s': expected K/N with 1 <= K <= N <= 1000000", optarg);
-                return 2;
-            }
             break;
-        }
         case OPT_CANONICAL: c->canonical = 1; break;
         case OPT_KEEP_GOING: c->run.keep_going = 1; break;
         case OPT_CONFIG_COLUMN: c->config_column = 1; break;
@@ -473,41 +457,6 @@ static int writer_end(swp_writer *w)
     return rc;
 }
 
-/* ---- progress ------------------------------------------------------------- */
-
-typedef struct swp_progress {
-    int on;
-    double start, last;
-    const char *cmd;
-} swp_progress;
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static void progress(swp_progress *pg, uint64_t done, uint64_t total, int final)
-{
-    if (!pg->on)
-        return;
-    double t = now_s();
-    if (final) {
-        fputs("\r\033[K", stderr);
-        return;
-    }
-    if (t - pg->last < 0.2 && done < total)
-        return;
-    pg->last = t;
-    double el = t - pg->start;
-    fprintf(stderr, "\r\033[Katomsim %s: %llu/%llu rows (%.0f%%), %.1f s", pg->cmd, (unsigned long long)done,
-            (unsigned long long)total, total ? 100.0 * (double)done / (double)total : 100.0, el);
-    if (done && done < total)
-        fprintf(stderr, ", about %.0f s left", el / (double)done * (double)(total - done));
-    fflush(stderr);
-}
-
 /* ---- running ----------------------------------------------------------------- */
 
 typedef struct swp_result {
@@ -546,239 +495,55 @@ static int emit(const swp_plan *p, const swp_run_opts *o, swp_writer *w, const s
     return 0;
 }
 
-static ssize_t io_full(int fd, void *buf, size_t len, int out)
+/* The rows as pool jobs (pool.c runs them on the workers). */
+typedef struct swp_jobs {
+    const swp_plan *p;
+    const swp_run_opts *o;
+    swp_writer *w;
+    int write_failed, worst;
+} swp_jobs;
+
+static void job_run(void *ctx, uint64_t pos, void *result)
 {
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = out ? send(fd, (char *)buf + done, len - done, MSG_NOSIGNAL)
-                        : recv(fd, (char *)buf + done, len - done, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return done ? (ssize_t)done : n;
-        done += (size_t)n;
-    }
-    return (ssize_t)done;
+    run_one(((swp_jobs *)ctx)->p, pos, result);
 }
 
-static void worker_main(const swp_plan *p, int fd)
+static int job_done(void *ctx, uint64_t pos, void *result)
 {
-    uint64_t pos;
-    swp_result r;
-    while (io_full(fd, &pos, sizeof pos, 0) == (ssize_t)sizeof pos) {
-        run_one(p, pos, &r);
-        if (io_full(fd, &r, sizeof r, 1) != (ssize_t)sizeof r)
-            break;
-    }
-    _exit(0);
-}
-
-#define SWP_DEPTH 2
-
-typedef struct swp_worker {
-    pid_t pid;
-    int fd;
-    uint64_t q[SWP_DEPTH];
-    int qn;
-} swp_worker;
-
-typedef struct swp_ring {
-    swp_result *r;
-    unsigned char *ready;
-    uint64_t cap;
-} swp_ring;
-
-static int ring_fit(swp_ring *rg, uint64_t emitted, uint64_t next)
-{
-    if (rg->cap && next - emitted < rg->cap)
+    swp_jobs *j = ctx;
+    (void)pos;
+    int r = emit(j->p, j->o, j->w, result, &j->write_failed);
+    if (!r)
         return 0;
-    uint64_t cap = rg->cap ? 2 * rg->cap : 64;
-    swp_result *r = malloc(cap * sizeof *r);
-    unsigned char *ready = calloc(cap, 1);
-    if (!r || !ready) {
-        free(r);
-        free(ready);
-        return -1;
-    }
-    for (uint64_t pos = emitted; pos < next; pos++)
-        if (rg->cap && rg->ready[pos & (rg->cap - 1)]) {
-            r[pos & (cap - 1)] = rg->r[pos & (rg->cap - 1)];
-            ready[pos & (cap - 1)] = 1;
-        }
-    free(rg->r);
-    free(rg->ready);
-    rg->r = r;
-    rg->ready = ready;
-    rg->cap = cap;
-    return 0;
+    j->worst = j->worst > r ? j->worst : r;
+    return !j->o->keep_going;
 }
 
-static int run_parallel(const swp_plan *p, const swp_run_opts *o, swp_writer *w, swp_progress *pg, int *write_failed,
-                        int *worst)
+static void job_describe(void *ctx, uint64_t pos, char *buf, size_t len)
 {
-    uint64_t count = swp_plan_count(p), next = 0, emitted = 0;
-    int nw = o->jobs < (int)(count < 1024 ? count : 1024) ? o->jobs : (int)count, rc = 0, stop = 0;
-    swp_worker *wk = calloc((size_t)nw, sizeof *wk);
-    struct pollfd *pfd = calloc((size_t)nw, sizeof *pfd);
-    swp_ring rg = { 0 };
-    if (!wk || !pfd || ring_fit(&rg, 0, 0)) {
-        cli_error(o->cmd, "out of memory");
-        free(wk);
-        free(pfd);
-        return 1;
-    }
-    fflush(NULL);
-    for (int i = 0; i < nw; i++) {
-        int sv[2];
-        if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
-            cli_error(o->cmd, "socketpair: %s", strerror(errno));
-            nw = i;
-            rc = 1;
-            break;
-        }
-        pid_t pid = fork();
-        if (pid == 0) {
-            close(sv[0]);
-            for (int j = 0; j < i; j++)
-                close(wk[j].fd);
-            worker_main(p, sv[1]);
-        }
-        close(sv[1]);
-        if (pid < 0) {
-            cli_error(o->cmd, "fork: %s", strerror(errno));
-            close(sv[0]);
-            nw = i;
-            rc = 1;
-            break;
-        }
-        wk[i].pid = pid;
-        wk[i].fd = sv[0];
-    }
-    /* hand out rows round-robin, SWP_DEPTH per worker */
-    for (int d = 0; d < SWP_DEPTH && !rc; d++)
-        for (int i = 0; i < nw && next < count; i++) {
-            if (ring_fit(&rg, emitted, next + 1) || io_full(wk[i].fd, &next, sizeof next, 1) != sizeof next) {
-                cli_error(o->cmd, "cannot hand a row to a worker");
-                rc = 1;
-                break;
-            }
-            wk[i].q[wk[i].qn++] = next++;
-        }
-    while (!rc && !stop && emitted < count) {
-        int np = 0;
-        for (int i = 0; i < nw; i++)
-            if (wk[i].qn) {
-                pfd[np].fd = wk[i].fd;
-                pfd[np].events = POLLIN;
-                pfd[np++].revents = 0;
-            }
-        if (poll(pfd, (nfds_t)np, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            cli_error(o->cmd, "poll: %s", strerror(errno));
-            rc = 1;
-            break;
-        }
-        for (int k = 0, i = 0; k < np && !rc; k++) {
-            if (!pfd[k].revents)
-                continue;
-            while (wk[i].fd != pfd[k].fd)
-                i++;
-            swp_result res;
-            if (io_full(wk[i].fd, &res, sizeof res, 0) != (ssize_t)sizeof res) {
-                int status = 0;
-                swp_row row;
-                char d[1024] = "?", err[CFG_ERR_MAX];
-                waitpid(wk[i].pid, &status, 0);
-                wk[i].pid = 0;
-                if (!swp_plan_row(p, wk[i].q[0], &row, err))
-                    swp_row_describe(p, &row, d, sizeof d);
-                cli_error(o->cmd, "a worker died (%s %d) while running %s", WIFSIGNALED(status) ? "signal" : "status",
-                          WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), d);
-                rc = 1;
-                break;
-            }
-            for (int j = 0; j < wk[i].qn; j++)
-                if (wk[i].q[j] == res.pos) {
-                    memmove(&wk[i].q[j], &wk[i].q[j + 1], (size_t)(wk[i].qn - j - 1) * sizeof wk[i].q[0]);
-                    wk[i].qn--;
-                    break;
-                }
-            rg.r[res.pos & (rg.cap - 1)] = res;
-            rg.ready[res.pos & (rg.cap - 1)] = 1;
-            if (next < count && !stop) {
-                if (ring_fit(&rg, emitted, next + 1) || io_full(wk[i].fd, &next, sizeof next, 1) != sizeof next) {
-                    cli_error(o->cmd, "cannot hand a row to a worker");
-                    rc = 1;
-                    break;
-                }
-                wk[i].q[wk[i].qn++] = next++;
-            }
-        }
-        while (!rc && !stop && emitted < count && rg.ready[emitted & (rg.cap - 1)]) {
-            uint64_t slot = emitted & (rg.cap - 1);
-            int r = emit(p, o, w, &rg.r[slot], write_failed);
-            rg.ready[slot] = 0;
-            emitted++;
-            progress(pg, emitted, count, 0);
-            if (r) {
-                *worst = *worst > r ? *worst : r;
-                stop = !o->keep_going;
-            }
-        }
-    }
-    for (int i = 0; i < nw; i++) {
-        if (wk[i].pid && (stop || rc))
-            kill(wk[i].pid, SIGTERM);
-        close(wk[i].fd);
-    }
-    for (int i = 0; i < nw; i++)
-        if (wk[i].pid)
-            waitpid(wk[i].pid, NULL, 0);
-    free(rg.r);
-    free(rg.ready);
-    free(wk);
-    free(pfd);
-    return rc;
-}
-
-static int run_inline(const swp_plan *p, const swp_run_opts *o, swp_writer *w, swp_progress *pg, int *write_failed,
-                      int *worst)
-{
-    uint64_t count = swp_plan_count(p);
-    swp_result res;
-    for (uint64_t pos = 0; pos < count; pos++) {
-        run_one(p, pos, &res);
-        int r = emit(p, o, w, &res, write_failed);
-        progress(pg, pos + 1, count, 0);
-        if (r) {
-            *worst = *worst > r ? *worst : r;
-            if (!o->keep_going)
-                break;
-        }
-    }
-    return 0;
+    swp_jobs *j = ctx;
+    swp_row row;
+    char err[CFG_ERR_MAX];
+    if (!swp_plan_row(j->p, pos, &row, err))
+        swp_row_describe(j->p, &row, buf, len);
 }
 
 int swp_run(const swp_plan *p, const swp_run_opts *o, const swp_output *outs, int nouts)
 {
     swp_writer w;
-    swp_progress pg = { o->progress && isatty(STDERR_FILENO), now_s(), 0, o->cmd };
-    int write_failed = 0, worst = 0, rc;
+    swp_jobs j = { p, o, &w, 0, 0 };
+    pool_ops ops = { sizeof(swp_result), job_run, job_done, job_describe, o->cmd, "rows" };
     writer_begin(&w, p, outs, nouts);
-    if (o->jobs <= 1 || swp_plan_count(p) <= 1)
-        rc = run_inline(p, o, &w, &pg, &write_failed, &worst);
-    else
-        rc = run_parallel(p, o, &w, &pg, &write_failed, &worst);
-    progress(&pg, 0, 0, 1);
-    if (writer_end(&w) || write_failed) {
+    int rc = pool_run(&ops, &j, swp_plan_count(p), o->jobs, o->progress);
+    if (writer_end(&w) || j.write_failed) {
         cli_error(o->cmd, "cannot write the output: %s", strerror(errno));
         rc = rc > 1 ? rc : 1;
     }
-    if (worst && o->keep_going)
-        worst = 1; /* some rows are missing: the sweep as a whole failed */
-    return rc > worst ? rc : worst;
+    if (j.worst && o->keep_going)
+        j.worst = 1; /* some rows are missing: the sweep as a whole failed */
+    return rc > j.worst ? rc : j.worst;
 }
+
 
 /* ---- atomsim sweep ------------------------------------------------------------ */
 

@@ -645,6 +645,29 @@ int swp_set_shard(swp_spec *s, unsigned long long k, unsigned long long n, char 
     return 0;
 }
 
+int swp_parse_shard(const char *text, unsigned long long *k, unsigned long long *n, char err[CFG_ERR_MAX])
+{
+    char buf[64], *slash;
+    snprintf(buf, sizeof buf, "%s", text);
+    slash = strchr(buf, '/');
+    if (!slash) {
+        snprintf(err, CFG_ERR_MAX, "--shard '%s': expected K/N", text);
+        return -1;
+    }
+    *slash = 0;
+    if (cli_parse_u64(buf, k) || cli_parse_u64(slash + 1, n) || *n < 1 || *k < 1 || *k > *n || *n > 1000000) {
+        snprintf(err, CFG_ERR_MAX, "--shard '%s': expected K/N with 1 <= K <= N <= 1000000", text);
+        return -1;
+    }
+    return 0;
+}
+
+void swp_shard_range(uint64_t rows, unsigned long long k, unsigned long long n, uint64_t *begin, uint64_t *end)
+{
+    *begin = (k - 1) * rows / n;
+    *end = k * rows / n;
+}
+
 /* ---- the plan ---------------------------------------------------------- */
 
 typedef struct swp_group {
@@ -961,8 +984,7 @@ int swp_plan_open(const swp_spec *s, swp_plan **out, char err[CFG_ERR_MAX])
         snprintf(err, CFG_ERR_MAX, "the grid is empty");
         goto fail;
     }
-    p->begin = (s->shard_k - 1) * p->kept / s->shard_n;
-    p->end = s->shard_k * p->kept / s->shard_n;
+    swp_shard_range(p->kept, s->shard_k, s->shard_n, &p->begin, &p->end);
     *out = p;
     return 0;
 fail:

@@ -71,6 +71,11 @@ void swp_set_canonical(swp_spec *s, int on);
 void swp_set_config_column(swp_spec *s, int on);
 /* Shard k of n, 1 <= k <= n.  Returns -1 when out of range. */
 int swp_set_shard(swp_spec *s, unsigned long long k, unsigned long long n, char err[CFG_ERR_MAX]);
+/* The text of --shard, "K/N".  Returns 0, or -1 with err set. */
+int swp_parse_shard(const char *text, unsigned long long *k, unsigned long long *n, char err[CFG_ERR_MAX]);
+/* Shard k of n of `rows` rows: [*begin, *end), floor((k-1)R/N) ..
+ * floor(kR/N) - 1 (export --engine sim cuts its cells the same way). */
+void swp_shard_range(uint64_t rows, unsigned long long k, unsigned long long n, uint64_t *begin, uint64_t *end);
 
 /* Expands one VALUES text for KEY into its list of values (as text).
  * Exposed for the unit tests; free with swp_free_values. */

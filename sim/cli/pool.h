@@ -1,0 +1,39 @@
+/* pool.h - the worker pool that `sweep`, `study` and `export --engine sim`
+ * share: jobs 0..count-1 run on forked worker processes (one socket each,
+ * handed out in order, at most two in flight per worker) and their
+ * fixed-size results come back to the parent in job order, so what the
+ * parent writes is the same whatever the number of workers.  The engines
+ * keep no global state, so a fork is a clean worker.  Factored out of
+ * cmd_sweep.c's runner so a second command does not grow a fourth pool.
+ *
+ *   pool_ops ops = { sizeof(my_result), run, done, describe, "sweep", "rows" };
+ *   rc = pool_run(&ops, ctx, count, jobs, progress);     0, or 1: the pool failed
+ */
+#ifndef ATOM_CLI_POOL_H
+#define ATOM_CLI_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pool_ops {
+    size_t result_size;
+    /* In a worker (in the caller with one job): job `pos` into `result`,
+     * result_size bytes, zeroed before the call. */
+    void (*run)(void *ctx, uint64_t pos, void *result);
+    /* In the caller, in job order.  Nonzero stops the pool: no more jobs
+     * are handed out and the workers are ended. */
+    int (*done)(void *ctx, uint64_t pos, void *result);
+    /* Names job `pos` for the message when a worker dies; may be NULL. */
+    void (*describe)(void *ctx, uint64_t pos, char *buf, size_t len);
+    const char *cmd;                   /* "sweep", "export": the messages' prefix */
+    const char *unit;                  /* "rows", "cells": the progress line's */
+} pool_ops;
+
+/* Runs jobs 0..count-1 on `jobs` workers (<= 1: in this process).  With
+ * `progress` and stderr a terminal, a line on stderr says the jobs done,
+ * the total and the time left, and is cleared at the end.  Returns 0 (done
+ * may still have stopped it), or 1 when the pool itself failed (fork,
+ * socket, a worker died), reported on stderr. */
+int pool_run(const pool_ops *ops, void *ctx, uint64_t count, int jobs, int progress);
+
+#endif
