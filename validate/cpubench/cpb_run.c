@@ -131,7 +131,7 @@ static void provenance(const opts *o, cpb_pool *pool)
            "are awake); the last repetition's result checked against a serial reference\n",
            o->workers, cpb_pool_spin_us(pool));
     printf("# cpu_tier: private state per worker, no atomics; counts and sums added by the caller; compaction "
-           "regions concatenated in parallel; private bins (4 copies while they fit in 16 KiB) merged in parallel; "
+           "regions concatenated in parallel; private bins (8 or 4 copies used in turn while they fit in 16 KiB) merged in parallel; no hot test without a hot fraction; "
            "bitmask words built whole by their owner; wg and smem_per_wg are echoed, the CPU ignores them\n");
     printf("# smem_per_wg_max: %u (what --smem-per-wg max stands for)\n", o->smem_max);
     printf("# date: %s\n", date);

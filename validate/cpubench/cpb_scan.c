@@ -102,8 +102,10 @@ CPB_CLONES void cpb_scan_bitmask(uint32_t wlo, uint32_t whi, uint32_t n, uint32_
 }
 
 /* The bins of one block (vectorized: the reciprocal needs a 32x32->64
- * multiply, which every x86-64 level has in vector form). */
-CPB_CLONES static void bins_block(uint32_t lo, uint32_t m, cpb_div k, uint32_t hot_thr, uint32_t *bin)
+ * multiply, which every x86-64 level has in vector form).  Without a hot
+ * fraction the hot test is left out rather than made against 0: it is a
+ * third of the loop's multiplies (0.23 -> 0.16 ns an element here). */
+CPB_CLONES static void bins_block_hot(uint32_t lo, uint32_t m, cpb_div k, uint32_t hot_thr, uint32_t *bin)
 {
     for (uint32_t j = 0; j < m; j++) {
         uint32_t key = pat_key(lo + j);
@@ -112,9 +114,24 @@ CPB_CLONES static void bins_block(uint32_t lo, uint32_t m, cpb_div k, uint32_t h
     }
 }
 
+CPB_CLONES static void bins_block_plain(uint32_t lo, uint32_t m, cpb_div k, uint32_t *bin)
+{
+    for (uint32_t j = 0; j < m; j++)
+        bin[j] = cpb_mod29(pat_key(lo + j) >> 3, k.d, k.m, k.shift);
+}
+
+static void bins_block(uint32_t lo, uint32_t m, cpb_div k, uint32_t hot_thr, uint32_t *bin)
+{
+    if (hot_thr)
+        bins_block_hot(lo, m, k, hot_thr, bin);
+    else
+        bins_block_plain(lo, m, k, bin);
+}
+
 unsigned cpb_hist_copies(uint32_t bins, unsigned bytes_per_bin)
 {
-    return (uint64_t)bins * bytes_per_bin * CPB_COPIES <= 16384 ? CPB_COPIES : 1;
+    uint64_t one = (uint64_t)bins * bytes_per_bin;
+    return one * 8 <= 16384 ? 8 : one * 4 <= 16384 ? 4 : 1;
 }
 
 /* One scan for each bin width; the copies are folded into the first at the
@@ -127,13 +144,14 @@ unsigned cpb_hist_copies(uint32_t bins, unsigned bytes_per_bin)
         while (cnt) {                                                                                              \
             uint32_t m = cnt < BLOCK ? cnt : BLOCK, j = 0;                                                         \
             bins_block(lo, m, k, HOT, bin);                                                                        \
-            if (copies == CPB_COPIES)                                                                              \
-                for (; j + 4 <= m; j += 4) {                                                                       \
-                    bins[bin[j]]++;                                                                                \
-                    bins[k.d + bin[j + 1]]++;                                                                      \
-                    bins[2 * k.d + bin[j + 2]]++;                                                                  \
-                    bins[3 * k.d + bin[j + 3]]++;                                                                  \
-                }                                                                                                  \
+            if (copies == 8)                                                                                       \
+                for (; j + 8 <= m; j += 8)                                                                         \
+                    for (uint32_t c = 0; c < 8; c++)                                                               \
+                        bins[c * k.d + bin[j + c]]++;                                                              \
+            if (copies == 4)                                                                                       \
+                for (; j + 4 <= m; j += 4)                                                                         \
+                    for (uint32_t c = 0; c < 4; c++)                                                               \
+                        bins[c * k.d + bin[j + c]]++;                                                              \
             for (; j < m; j++)                                                                                     \
                 bins[bin[j]]++;                                                                                    \
             lo += m;                                                                                               \
@@ -167,9 +185,9 @@ void cpb_scan_lines(uint32_t lo, uint32_t cnt, uint32_t p, unsigned copies, uint
 {
     /* one division for the slice; after that the counter index steps */
     uint32_t j = lo % p, t = 0;
-    if (copies == CPB_COPIES)
-        for (; t + 4 <= cnt; t += 4)
-            for (uint32_t c = 0; c < 4; c++) {
+    if (copies > 1)
+        for (; t + copies <= cnt; t += copies)
+            for (uint32_t c = 0; c < copies; c++) {
                 ctr[c * p + j]++;
                 if (++j == p)
                     j = 0;

@@ -24,10 +24,11 @@ uint32_t cpb_scan_compact(uint32_t lo, uint32_t cnt, uint32_t thr, uint32_t *reg
 void cpb_scan_bitmask(uint32_t wlo, uint32_t whi, uint32_t n, uint32_t thr, uint32_t *mask);
 /* How many copies of a worker's private bins the scans below keep: with
  * few bins, consecutive elements often hit one bin, and each increment
- * then waits for the one before it through memory; four copies, used in
- * turn, let four chains run at once (0.55-0.65 ns an element here instead
- * of 0.7-1.7 for K <= 1024).  Only while the copies fit in half an L1. */
-#define CPB_COPIES 4
+ * then waits for the one before it through memory; copies used in turn
+ * let that many chains run at once.  8 while they fit in 16 KiB (half an
+ * L1), else 4, else 1.  One thread, K = 1: 0.57 -> 0.37 (4) -> 0.34 (8) ns
+ * an element here (AMD), 3.60 -> 1.28 -> 0.97 on the GPU host's Xeon;
+ * from K = 16 on the copies neither help nor hurt much. */
 unsigned cpb_hist_copies(uint32_t bins, unsigned bytes_per_bin);
 
 /* Adds the slice to private bins of 32, 16 or 8 bits (the narrow ones wrap
