@@ -14,8 +14,8 @@ $(B)/tests/%: tests/unit/%.c $(UNIT_HDR) $(UNIT_LINK_OBJ) $(B)/libatomsim.a | $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(UNIT_LINK_OBJ) $(B)/libatomsim.a $(LDLIBS) -lcmocka
 
-test: $(B)/.deps all $(UNIT_BIN)
-	@ATOMSIM=$(B)/atomsim VKBENCH=$(B)/vkbench bash tests/run_all.sh $(UNIT_BIN) -- $(E2E_SCRIPTS)
+test: $(B)/.deps all $(UNIT_BIN) $(B)/cpubench
+	@ATOMSIM=$(B)/atomsim VKBENCH=$(B)/vkbench CPUBENCH=$(B)/cpubench bash tests/run_all.sh $(UNIT_BIN) -- $(E2E_SCRIPTS)
 
 # Sanitizer build: the same tests against an ASan/UBSan build in build-asan/.
 # Any sanitizer report fails the test that triggered it (halt_on_error, and
