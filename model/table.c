@@ -28,9 +28,9 @@ typedef struct tbl_pattern {
     int count[EXP_MAX_AXES];
     double *values[EXP_MAX_AXES];
     size_t cells, host_cells;
-    double *gpu_us;
+    double *gpu_us, *log_gpu_us;      /* the logarithms once at load: a lookup mixes them */
     char *source;
-    double *host[H_FIELDS];
+    double *host[H_FIELDS], *log_cpu_us;
     int band_count;
     exp_band bands[EXP_MAX_BANDS];
 } tbl_pattern;
@@ -203,6 +203,14 @@ static int load_pattern(tbl_table *t, const cJSON *p, char err[CFG_ERR_MAX])
     for (size_t i = 0; i < tp->host_cells; i++)
         if (tp->host[H_FRACTION][i] > 1)
             return fail(err, nm, "a density_fraction exceeds 1");
+    tp->log_gpu_us = malloc(tp->cells * sizeof *tp->log_gpu_us);
+    tp->log_cpu_us = malloc(tp->host_cells * sizeof *tp->log_cpu_us);
+    if (!tp->log_gpu_us || !tp->log_cpu_us)
+        return fail(err, nm, "out of memory");
+    for (size_t i = 0; i < tp->cells; i++)
+        tp->log_gpu_us[i] = log(tp->gpu_us[i]); /* -inf for a 0, which interpolate() never mixes */
+    for (size_t i = 0; i < tp->host_cells; i++)
+        tp->log_cpu_us[i] = log(tp->host[H_CPU][i]);
     if (load_bands(tp, cJSON_GetObjectItemCaseSensitive(p, "error_bands"), nm, err))
         return -1;
     tp->present = 1;
@@ -326,6 +334,8 @@ void tbl_free(tbl_table *t)
         for (int a = 0; a < EXP_MAX_AXES; a++)
             free(tp->values[a]);
         free(tp->gpu_us);
+        free(tp->log_gpu_us);
+        free(tp->log_cpu_us);
         free(tp->source);
         for (int f = 0; f < H_FIELDS; f++)
             free(tp->host[f]);
@@ -501,37 +511,61 @@ static double mix(double a, double b, double w, int log_values)
 }
 
 /* Nested 1-D interpolation over the 2^d corners of the axes in `use`
- * (a bit mask), last axis first; `field` is row-major over those axes. */
+ * (a bit mask), last axis first; `field` is row-major over those axes.
+ * Times (`log_times`: their logarithms) interpolate the logarithm on every axis, so one exp
+ * ends a lookup instead of one per mix (a 5-axis histogram had 93
+ * logarithms and exponentials) and a cost that doubles per step stays
+ * exact; other fields mix per axis (mix()).  A query on grid points on
+ * every axis returns the stored value itself. */
 static double interpolate(const tbl_pattern *tp, const double *field, unsigned use, const int *idx, const double *w,
-                          char *src, const char *codes)
+                          char *src, const char *codes, const double *log_times)
 {
     int ax[EXP_MAX_AXES], d = 0;
     for (int a = 0; a < tp->axis_count; a++)
         if (use & (1u << a))
             ax[d++] = a;
     double corner[1 << EXP_MAX_AXES];
-    int ncorner = 1 << d, seen_m = 0, seen_s = 0;
+    size_t off[1 << EXP_MAX_AXES], base = 0, stride = 1, step[EXP_MAX_AXES];
+    int ncorner = 1 << d, seen_m = 0, seen_s = 0, positive = 1;
+    /* corner c takes the upper neighbour on axis ax[k] when its bit d-1-k
+     * is set: offsets by doubling, one add a corner */
+    for (int k = d - 1; k >= 0; k--) {
+        base += (size_t)idx[ax[k]] * stride;
+        step[k] = tp->count[ax[k]] > 1 ? stride : 0;
+        stride *= (size_t)tp->count[ax[k]];
+    }
+    off[0] = base;
+    for (int k = d - 1, have = 1; k >= 0; k--, have *= 2)
+        for (int c = 0; c < have; c++)
+            off[c + have] = off[c] + step[k];
     for (int c = 0; c < ncorner; c++) {
-        size_t off = 0;
-        for (int k = 0; k < d; k++) {
-            int a = ax[k];
-            int bit = (c >> (d - 1 - k)) & 1;
-            int j = idx[a] + (bit && tp->count[a] > 1 ? 1 : 0);
-            off = off * (size_t)tp->count[a] + (size_t)j;
-        }
-        corner[c] = field[off];
+        corner[c] = field[off[c]];
+        positive &= corner[c] > 0;
         if (codes) {
-            seen_m |= codes[off] == 'm';
-            seen_s |= codes[off] == 's';
+            seen_m |= codes[off[c]] == 'm';
+            seen_s |= codes[off[c]] == 's';
         }
+    }
+    if (src)
+        *src = seen_m && seen_s ? 'x' : seen_s ? 's' : 'm';
+    int on_grid = 1;
+    for (int k = 0; k < d; k++)
+        on_grid &= w[ax[k]] == 0 || w[ax[k]] == 1;
+    if (log_times && positive && !on_grid) {
+        for (int c = 0; c < ncorner; c++)
+            corner[c] = log_times[off[c]];
+        for (int k = d - 1; k >= 0; k--) {
+            int half = 1 << k;
+            for (int c = 0; c < half; c++)
+                corner[c] = mix(corner[2 * c], corner[2 * c + 1], w[ax[k]], 0);
+        }
+        return exp(corner[0]);
     }
     for (int k = d - 1; k >= 0; k--) {
         int half = 1 << k;
         for (int c = 0; c < half; c++)
             corner[c] = mix(corner[2 * c], corner[2 * c + 1], w[ax[k]], tp->log2[ax[k]]);
     }
-    if (src)
-        *src = seen_m && seen_s ? 'x' : seen_s ? 's' : 'm';
     return corner[0];
 }
 
@@ -599,9 +633,9 @@ int tbl_lookup(const tbl_table *t, const tbl_query *q, tbl_answer *a, char err[C
         if (!tp->gpu_only[ax])
             host |= 1u << ax;
     }
-    a->gpu_kernel_us = interpolate(tp, tp->gpu_us, all, idx, w, &a->source, tp->source);
-    a->cpu_compute_us = interpolate(tp, tp->host[H_CPU], host, idx, w, NULL, NULL);
-    a->density_fraction = interpolate(tp, tp->host[H_FRACTION], host, idx, w, NULL, NULL);
+    a->gpu_kernel_us = interpolate(tp, tp->gpu_us, all, idx, w, &a->source, tp->source, tp->log_gpu_us);
+    a->cpu_compute_us = interpolate(tp, tp->host[H_CPU], host, idx, w, NULL, NULL, tp->log_cpu_us);
+    a->density_fraction = interpolate(tp, tp->host[H_FRACTION], host, idx, w, NULL, NULL, NULL);
     if (a->density_fraction > 1)
         a->density_fraction = 1; /* extrapolated */
 

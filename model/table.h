@@ -8,11 +8,14 @@
  *   rc = tbl_lookup(t, &q, &answer, err);          0, or -1: q outside the grid
  *   tbl_free(t);
  *
- * Interpolation runs axis by axis in each axis's own scale: log2 axes (n,
- * wg, bins, addresses) interpolate the logarithm of positive values, linear
- * axes (smem_per_wg, selectivity, hot) the values.  The GPU's kernel time
- * interpolates over every axis, the CPU tier's time and the density over
- * the axes the CPU sees.  Data movement, the host's launch cost and the
+ * Interpolation runs axis by axis.  Times interpolate their logarithm on
+ * every axis (a cost that doubles per step stays exact); the density
+ * interpolates in each axis's own scale: the logarithm on log2 axes (n, wg,
+ * bins, addresses), the value on linear ones (selectivity, hot).  The
+ * shared-memory axis brackets by the workgroups an SM holds.  The GPU's
+ * kernel time interpolates over every axis, the CPU tier's time and the
+ * density over the axes the CPU sees.  A query on grid points returns the
+ * stored numbers exactly.  Data movement, the host's launch cost and the
  * decision are then derived from the interpolated costs with the table's
  * own policy (model/score.c), which a query may override.  Outside the grid
  * a lookup fails, unless the query asks to extrapolate, and then the answer
