@@ -311,7 +311,26 @@ static void test_cpu_tier_costs(void **state)
     cpu_defaults(&c);
     pat_params p = params(PAT_COUNTER, 1 << 20, 0.5, 256, 0);
     assert_int_equal(cpu_predict(&c, &p, &a, err), 0);
-    assert_float_equal(a.us, c.pool_dispatch_us + (1 << 20) / (double)c.workers * c.key_ns / 1e3, 1e-9);
+    assert_true(c.scan_fixed_us > 0); /* the defaults carry the GPU host's measured fixed costs */
+    assert_float_equal(a.us, c.scan_fixed_us + (1 << 20) / (double)c.workers * c.key_ns / 1e3, 1e-9);
+    /* a config without them falls back to one pool hand-over */
+    cpu_config old = c;
+    old.scan_fixed_us = old.compact_fixed_us = old.bins_fixed_us = old.bins_cached_ns_per_bin = 0;
+    assert_int_equal(cpu_predict(&old, &p, &b, err), 0);
+    assert_float_equal(b.us, old.pool_dispatch_us + (1 << 20) / (double)old.workers * old.key_ns / 1e3, 1e-9);
+    /* each family pays its own fixed cost */
+    pat_params tiny = params(PAT_COMPACTION, 16, 1, 1, 0);
+    assert_int_equal(cpu_predict(&c, &tiny, &b, err), 0);
+    assert_float_equal(b.pool_us, c.compact_fixed_us, 1e-12);
+    tiny = params(PAT_HISTOGRAM, 16, 1, 1, 0);
+    assert_int_equal(cpu_predict(&c, &tiny, &b, err), 0);
+    assert_float_equal(b.pool_us, c.bins_fixed_us, 1e-12);
+    /* bins that fit in the LLC on every worker merge at the cached rate */
+    tiny.bins = 16384;
+    assert_int_equal(cpu_predict(&c, &tiny, &b, err), 0);
+    assert_float_equal(b.merge_us + b.zero_us, 16384 * c.bins_cached_ns_per_bin / 1e3, 1e-9);
+    assert_int_equal(cpu_predict(&old, &tiny, &b, err), 0);
+    assert_float_equal(b.merge_us + b.zero_us, 16384 * (old.zero_ns_per_bin + old.merge_ns_per_bin) / 1e3, 1e-9);
     p.n = 1 << 24;
     assert_int_equal(cpu_predict(&c, &p, &b, err), 0);
     assert_true(b.us > a.us);
