@@ -57,6 +57,11 @@ $(B)/atomsim: $(CLI_OBJ) $(B)/libatomsim.a
 
 lib: $(B)/libatomsim.a
 
+# The C lookup's speed, built as a user's code would be (make bench).
+$(B)/bench/lookup_bench: bench/lookup_bench.c include/atomsim/dispatch.h $(B)/libatomsim.a | $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Iinclude -o $@ $< $(B)/libatomsim.a $(API_LDLIBS)
+
 # The examples build as a user's code would: the public header through -I,
 # the library and its own dependencies only.
 EXAMPLE_SRC := $(sort $(wildcard examples/*.c))
@@ -78,7 +83,8 @@ run: $(B)/atomsim
 	@bash sim/cli/default_study.sh $(B)/atomsim configs/h100.ini
 
 # Speed and memory figures: the simulator (bench/sim_bench.sh) and the model.
-bench: $(B)/atomsim
+bench: $(B)/atomsim $(B)/bench/lookup_bench
+	@$(B)/atomsim export --config configs/h100.ini --output $(B)/bench/h100.json && $(B)/bench/lookup_bench $(B)/bench/h100.json
 	@bash bench/sim_bench.sh $(B)/atomsim
 	@bash bench/sim_limits_bench.sh $(B)/atomsim
 	@ATOMSIM=$(B)/atomsim bash bench/model_bench.sh
