@@ -1,30 +1,51 @@
 /* cmd_export.c - `atomsim export`: writes the dispatcher's cost tables for
- * one GPU config and one CPU-tier config (model/export.c). */
+ * one GPU config and one CPU-tier config (model/export.c), by the model or,
+ * with --engine sim, the simulator where its scope reaches (export_sim.c:
+ * the cells, export_part.c: shards' parts and --merge). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../model/cpu_config.h"
 #include "../../model/export.h"
 #include "../../validate/bands.h"
 #include "args.h"
 #include "commands.h"
+#include "export_part.h"
+#include "export_sim.h"
+#include "sweep.h"
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: atomsim export --config FILE [--cpu FILE] [-p section.key=value ...]\n"
                "                      [--format json|csv|c-header] [--output FILE] [--only PATTERN[,...]]\n"
                "                      [--residuals validate/data/GPU.csv ...]\n"
+               "                      [--engine model|sim] [-j N] [--shard K/N] [--max-events N]\n"
+               "                      [--sim-max-n N] [--sim-wg LIST] [--sim-smem LIST] [--count] [--list]\n"
+               "                      [--no-progress]\n"
+               "       atomsim export --merge PART... (the same arguments as the parts, without --shard)\n"
                "writes, for every pattern, the GPU's kernel time over a grid of n (2^10..2^26), workgroup size\n"
                "(32..1024), shared memory per workgroup (0..the GPU's limit) and the pattern's own axes; the CPU\n"
                "tier's time and seed 000's contention density; and the decision of dispatch.rule beside the seed\n"
                "rule's verdict (schema: model/schema/cost-table.schema.json, docs/dispatch.md).  Without --cpu the built-in CPU tier is\n"
                "used (the GPU host's 16 workers, see configs/cpu-gpuhost-16core.ini).  --residuals names a\n"
                "measured dataset the GPU config was validated on (repeatable): each pattern then carries error bands, the\n"
-               "10th to 90th percentile of measured/predicted per region of n, that dispatch prints.\n");
+               "10th to 90th percentile of measured/predicted per region of n, that dispatch prints.\n"
+               "--engine sim: the simulator fills the GPU time of the cells with n <= --sim-max-n (default 2^22),\n"
+               "a workgroup size in --sim-wg (default 64,256,1024) and shared memory in --sim-smem (default\n"
+               "0,32768), on -j N worker processes (default: online CPUs); the model fills the rest and every\n"
+               "cell the simulator cannot finish within sim.max_events (--max-events N); cells.source says which.\n"
+               "--shard K/N runs the K-th of N blocks of those cells and writes a part (CSV); --merge PART...\n"
+               "makes the table from every part, the same bytes as one unsharded run.  --count prints the\n"
+               "number of simulator cells (of the shard), --list writes them as a sweep --points file.\n");
 }
 
-enum { OPT_CPU = 2000, OPT_OUTPUT, OPT_ONLY, OPT_RESIDUALS };
+enum {
+    OPT_CPU = 2000, OPT_OUTPUT, OPT_ONLY, OPT_RESIDUALS, OPT_ENGINE, OPT_SHARD, OPT_MERGE, OPT_MAX_EVENTS,
+    OPT_SIM_MAX_N, OPT_SIM_WG, OPT_SIM_SMEM, OPT_COUNT, OPT_LIST, OPT_NO_PROGRESS
+};
 
 /* --only histogram,counter -> a pattern mask */
 static int parse_only(const char *list, unsigned *mask)
@@ -80,6 +101,177 @@ static int add_bands(exp_table *t, const char *const *paths, int npaths, char er
     return rc;
 }
 
+/* Writes the table (with its bands) where --output says.  Takes t. */
+static int write_table(exp_table *t, enum exp_format fmt, const char *out_path, const char *const *residuals,
+                       int nresiduals)
+{
+    char err[CFG_ERR_MAX];
+    if (nresiduals && add_bands(t, residuals, nresiduals, err)) {
+        cli_error("export", "%s", err);
+        exp_free(t);
+        return 2;
+    }
+    FILE *f = out_path ? fopen(out_path, "w") : stdout;
+    if (!f) {
+        cli_error("export", "cannot write %s", out_path);
+        exp_free(t);
+        return 2;
+    }
+    int rc = exp_write(t, fmt, f, err);
+    exp_free(t);
+    if (out_path && fclose(f))
+        rc = -1;
+    if (rc || fflush(stdout)) {
+        cli_error("export", "%s", rc ? err : "write error");
+        return 1;
+    }
+    return 0;
+}
+
+/* What --engine sim adds to the command line. */
+typedef struct sim_args {
+    int on, merge, count_only, list, progress, jobs, shard_given, format_given;
+    unsigned long long shard_k, shard_n;
+    double max_events;                 /* NAN: the config's */
+    xs_scope scope;
+    const char *const *parts;
+    int nparts;
+} sim_args;
+
+static double wall_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The cost of the simulator's cells [begin, end) on stderr, and, with a
+ * table, how many of its cells each engine filled. */
+static void report(const xs_plan *p, size_t begin, size_t end, const exp_table *t, const sim_args *sa, double wall)
+{
+    size_t budget = 0, cells_sim = 0, cells_model = 0;
+    double cpu = 0;
+    for (size_t i = begin; i < end; i++) {
+        cpu += p->cells[i].cpu_s;
+        budget += p->cells[i].status == XS_BUDGET;
+    }
+    for (int k = 0; t && k < t->pattern_count; k++)
+        for (size_t i = 0; i < t->patterns[k].cell_count; i++) {
+            if (t->patterns[k].cells[i].source == EXP_SOURCE_SIM)
+                cells_sim++;
+            else
+                cells_model++;
+        }
+    char what[160];
+    if (sa->shard_given)
+        snprintf(what, sizeof what, "shard %llu/%llu: ", sa->shard_k, sa->shard_n);
+    else if (sa->merge)
+        snprintf(what, sizeof what, "merged %d parts: ", sa->nparts);
+    else
+        what[0] = 0;
+    fprintf(stderr, "atomsim export: %s%zu simulator runs (%zu over the event budget, filled by the model), %.1f CPU-seconds, %.4f core-hours",
+            what, end - begin, budget, cpu, cpu / 3600);
+    if (!sa->merge)
+        fprintf(stderr, ", %.1f s wall on -j %d", wall, sa->jobs);
+    if (t)
+        fprintf(stderr, "; table cells: %zu from the simulator, %zu from the model", cells_sim, cells_model);
+    fputc('\n', stderr);
+}
+
+/* `export --engine sim`: the plan, its cells run (a shard of them) or
+ * merged from parts, then a part or the table. */
+static int export_sim(const cfg_config *cfg, const cpu_config *cpu, const sim_args *sa, enum exp_format fmt,
+                      const char *out_path, const char *const *residuals, int nresiduals)
+{
+    char err[CFG_ERR_MAX];
+    xs_plan p;
+    if (xs_scope_check(cfg, &sa->scope, err)) {
+        cli_error("export", "%s", err);
+        return 2;
+    }
+    if (xs_plan_build(cfg, cpu, &sa->scope, &p, err)) {
+        cli_error("export", "%s", err);
+        return 1;
+    }
+    uint64_t begin = 0, end = p.count;
+    if (sa->shard_given)
+        swp_shard_range(p.count, sa->shard_k, sa->shard_n, &begin, &end);
+    int rc = 0;
+    double t0 = wall_now();
+    exp_table *t = NULL;
+    FILE *f = NULL;
+    if (sa->count_only) {
+        printf("%llu\n", (unsigned long long)(end - begin));
+        rc = fflush(stdout) ? 1 : 0;
+        goto out;
+    }
+    if (!sa->list) {
+        if (sa->merge ? xs_part_merge(&p, sa->parts, sa->nparts, err) : xs_run(&p, begin, end, sa->jobs, sa->progress, err)) {
+            if (*err)
+                cli_error("export", "%s", err);
+            rc = sa->merge ? 2 : 1;
+            goto out;
+        }
+    }
+    if (sa->list || sa->shard_given) { /* a part, or the cells to run */
+        if (!(f = out_path ? fopen(out_path, "w") : stdout)) {
+            cli_error("export", "cannot write %s", out_path);
+            rc = 2;
+            goto out;
+        }
+        int wrc = xs_part_write(&p, begin, end, sa->shard_k, sa->shard_n, !sa->list, f);
+        if ((out_path && fclose(f)) || wrc) {
+            cli_error("export", "cannot write the part");
+            rc = 1;
+            goto out;
+        }
+        if (!sa->list)
+            report(&p, begin, end, NULL, sa, wall_now() - t0);
+        goto out;
+    }
+    if (xs_table(&p, &t, err)) {
+        cli_error("export", "%s", err);
+        rc = 1;
+        goto out;
+    }
+    report(&p, begin, end, t, sa, wall_now() - t0);
+    rc = write_table(t, fmt, out_path, residuals, nresiduals);
+out:
+    xs_plan_free(&p);
+    return rc;
+}
+
+/* The --engine sim flags need the simulator; a part is CSV, a merge takes
+ * no shard.  0, or 2 with the line printed. */
+static int check_sim_args(sim_args *sa, int sim_flags, int argc, char **argv)
+{
+    if (sa->merge)
+        sa->on = 1;
+    if (!sa->on && sim_flags) {
+        cli_error("export", "-j, --shard, --max-events, --sim-*, --count and --list need --engine sim");
+        return 2;
+    }
+    if (sa->merge && (sa->shard_given || sa->count_only || sa->list)) {
+        cli_error("export", "--merge makes the table: it takes no --shard, --count or --list");
+        return 2;
+    }
+    if (sa->merge && optind == argc) {
+        cli_error("export", "--merge needs the parts (atomsim export --merge PART...)");
+        return 2;
+    }
+    if (!sa->merge && optind < argc) {
+        cli_error("export", "unexpected argument '%s'", argv[optind]);
+        return 2;
+    }
+    if ((sa->shard_given || sa->list) && sa->format_given) {
+        cli_error("export", "--format is the table's: a part (--shard) and --list are CSV");
+        return 2;
+    }
+    sa->parts = (const char *const *)argv + optind;
+    sa->nparts = argc - optind;
+    return 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -89,6 +281,17 @@ int cmd_export(int argc, char **argv)
         { "output", required_argument, NULL, OPT_OUTPUT },
         { "only", required_argument, NULL, OPT_ONLY },
         { "residuals", required_argument, NULL, OPT_RESIDUALS },
+        { "engine", required_argument, NULL, OPT_ENGINE },
+        { "jobs", required_argument, NULL, 'j' },
+        { "shard", required_argument, NULL, OPT_SHARD },
+        { "merge", no_argument, NULL, OPT_MERGE },
+        { "max-events", required_argument, NULL, OPT_MAX_EVENTS },
+        { "sim-max-n", required_argument, NULL, OPT_SIM_MAX_N },
+        { "sim-wg", required_argument, NULL, OPT_SIM_WG },
+        { "sim-smem", required_argument, NULL, OPT_SIM_SMEM },
+        { "count", no_argument, NULL, OPT_COUNT },
+        { "list", no_argument, NULL, OPT_LIST },
+        { "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
         { "help", no_argument, NULL, CLI_OPT_HELP },
         { 0, 0, 0, 0 },
     };
@@ -97,14 +300,22 @@ int cmd_export(int argc, char **argv)
     cpu_config cpu;
     char err[CFG_ERR_MAX];
     const char *cpu_path = NULL, *out_path = NULL, *residuals[MAX_RESIDUALS];
-    int nresiduals = 0;
+    int nresiduals = 0, sim_flags = 0;
     enum exp_format fmt = EXP_JSON;
     unsigned only = 0;
+    unsigned long long v;
+    sim_args sa;
     int c;
+    memset(&sa, 0, sizeof sa);
+    sa.jobs = swp_default_jobs();
+    sa.progress = 1;
+    sa.shard_k = sa.shard_n = 1;
+    sa.max_events = NAN;
+    xs_scope_defaults(&sa.scope);
     cli_args_init(&a);
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "p:j:", longopts, NULL)) != -1) {
         switch (c) {
         case CLI_OPT_HELP:
             usage(stdout);
@@ -127,6 +338,7 @@ int cmd_export(int argc, char **argv)
                 return 2;
             continue;
         case CLI_OPT_FORMAT:
+            sa.format_given = 1;
             if (!strcmp(optarg, "json"))
                 fmt = EXP_JSON;
             else if (!strcmp(optarg, "csv"))
@@ -137,6 +349,63 @@ int cmd_export(int argc, char **argv)
                 cli_error("export", "--format '%s': expected json, csv or c-header", optarg);
                 return 2;
             }
+            continue;
+        case OPT_ENGINE:
+            if (strcmp(optarg, "sim") && strcmp(optarg, "model")) {
+                cli_error("export", "--engine '%s': expected sim or model", optarg);
+                return 2;
+            }
+            sa.on = !strcmp(optarg, "sim");
+            continue;
+        case 'j':
+            if (cli_parse_u64(optarg, &v) || v < 1 || v > 1024) {
+                cli_error("export", "-j '%s' is not an integer in [1, 1024]", optarg);
+                return 2;
+            }
+            sa.jobs = (int)v;
+            sim_flags = 1;
+            continue;
+        case OPT_SHARD:
+            if (swp_parse_shard(optarg, &sa.shard_k, &sa.shard_n, err)) {
+                cli_error("export", "%s", err);
+                return 2;
+            }
+            sa.shard_given = sim_flags = 1;
+            continue;
+        case OPT_MERGE:
+            sa.merge = 1;
+            continue;
+        case OPT_MAX_EVENTS:
+            if (cli_parse_double(optarg, &sa.max_events) || !(sa.max_events >= 1 && sa.max_events <= 1e15)) {
+                cli_error("export", "--max-events '%s' is not a number in [1, 1e15]", optarg);
+                return 2;
+            }
+            sim_flags = 1;
+            continue;
+        case OPT_SIM_MAX_N:
+            if (cli_parse_u64(optarg, &sa.scope.max_n)) {
+                cli_error("export", "--sim-max-n '%s' is not a non-negative integer", optarg);
+                return 2;
+            }
+            sim_flags = 1;
+            continue;
+        case OPT_SIM_WG:
+        case OPT_SIM_SMEM:
+            if (c == OPT_SIM_WG ? xs_scope_list("--sim-wg", optarg, sa.scope.wg, &sa.scope.wg_count, err)
+                                : xs_scope_list("--sim-smem", optarg, sa.scope.smem, &sa.scope.smem_count, err)) {
+                cli_error("export", "%s", err);
+                return 2;
+            }
+            sim_flags = 1;
+            continue;
+        case OPT_COUNT:
+            sa.count_only = sim_flags = 1;
+            continue;
+        case OPT_LIST:
+            sa.list = sim_flags = 1;
+            continue;
+        case OPT_NO_PROGRESS:
+            sa.progress = 0;
             continue;
         case '?':
         case ':':
@@ -149,18 +418,22 @@ int cmd_export(int argc, char **argv)
             return 2;
         }
     }
-    if (optind < argc) {
-        cli_error("export", "unexpected argument '%s'", argv[optind]);
+    if (check_sim_args(&sa, sim_flags, argc, argv))
         return 2;
-    }
     if (cli_load_config(&a, &cfg, err)) {
         cli_error("export", "%s", err);
         return 2;
     }
+    if (!isnan(sa.max_events))
+        cfg.sim.max_events = sa.max_events; /* before anything hashes the config */
     cpu_defaults(&cpu);
     if (cpu_path && cpu_load(&cpu, cpu_path, err)) {
         cli_error("export", "%s", err);
         return 2;
+    }
+    if (sa.on) {
+        sa.scope.only = only;
+        return export_sim(&cfg, &cpu, &sa, fmt, out_path, residuals, nresiduals);
     }
     exp_table *t;
     exp_options opts = { only, NULL, NULL, 0 };
@@ -168,24 +441,5 @@ int cmd_export(int argc, char **argv)
         cli_error("export", "%s", err);
         return 1;
     }
-    if (nresiduals && add_bands(t, residuals, nresiduals, err)) {
-        cli_error("export", "%s", err);
-        exp_free(t);
-        return 2;
-    }
-    FILE *f = out_path ? fopen(out_path, "w") : stdout;
-    if (!f) {
-        cli_error("export", "cannot write %s", out_path);
-        exp_free(t);
-        return 2;
-    }
-    int rc = exp_write(t, fmt, f, err);
-    exp_free(t);
-    if (out_path && fclose(f))
-        rc = -1;
-    if (rc || fflush(stdout)) {
-        cli_error("export", "%s", rc ? err : "write error");
-        return 1;
-    }
-    return 0;
+    return write_table(t, fmt, out_path, residuals, nresiduals);
 }

@@ -1,0 +1,239 @@
+/* export_part.c - writes one shard's simulator cells as a part and merges
+ * parts back into a plan (format in export_part.h).  Every check a merge
+ * makes is against the plan this export computes from its own arguments,
+ * so a part from another config, scope or split cannot slip in. */
+#include "export_part.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+
+#define XS_PART_HEADER "index,pattern,n,wg,smem_per_wg,selectivity,bins,hot,addresses"
+#define XS_PART_COLUMNS 12
+
+int xs_part_write(const xs_plan *p, size_t begin, size_t end, unsigned long long k, unsigned long long n, int run,
+                  FILE *f)
+{
+    char scope[1024];
+    xs_scope_text(&p->scope, scope, sizeof scope);
+    fprintf(f, "%s\n# config_hash %016llx\n# scope %s\n# cells %zu shard %llu/%llu\n%s%s\n", XS_PART_MAGIC,
+            (unsigned long long)cfg_hash(&p->gpu), scope, p->count, k, n, XS_PART_HEADER,
+            run ? ",source,gpu_us,cpu_s" : "");
+    for (size_t i = begin; i < end; i++) {
+        const xs_cell *c = &p->cells[i];
+        const pat_params *q = &c->p;
+        char sel[48], hot[48], us[48] = "";
+        cfg_format_exact(sel, sizeof sel, q->selectivity);
+        cfg_format_exact(hot, sizeof hot, q->hot);
+        fprintf(f, "%zu,%s,%llu,%d,%u,%s,%u,%s,%u", i, pat_name(q->pattern), (unsigned long long)q->n, q->wg,
+                q->smem_per_wg, sel, q->bins, hot, q->addresses);
+        if (run) {
+            if (c->status == XS_SIM)
+                cfg_format_double(us, sizeof us, c->gpu_us); /* exact: the merge rounds as export does */
+            fprintf(f, ",%c,%s,%.6f", c->status == XS_SIM ? 's' : 'm', us, c->cpu_s);
+        }
+        fputc('\n', f);
+    }
+    return fflush(f) || ferror(f) ? -1 : 0;
+}
+
+/* ---- merging ----------------------------------------------------------------- */
+
+static int split(char *line, char **f, int max)
+{
+    int n = 0;
+    for (char *s = line; s && n < max;) {
+        char *c = strchr(s, ',');
+        if (c)
+            *c++ = 0;
+        f[n++] = s;
+        s = c;
+    }
+    return n;
+}
+
+static void chomp(char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+        s[--n] = 0;
+}
+
+static int number(const char *s, double *out)
+{
+    return cli_parse_double(s, out);
+}
+
+/* One data row into q, its index and its result.  0 or -1. */
+static int parse_row(char *line, size_t *index, pat_params *q, char *source, double *us, double *cpu_s)
+{
+    char *f[XS_PART_COLUMNS + 1];
+    unsigned long long v[6];
+    double sel, hot;
+    if (split(line, f, XS_PART_COLUMNS + 1) != XS_PART_COLUMNS)
+        return -1;
+    if (cli_parse_u64(f[0], &v[0]) || cli_parse_u64(f[2], &v[1]) || cli_parse_u64(f[3], &v[2]) ||
+        cli_parse_u64(f[4], &v[3]) || cli_parse_u64(f[6], &v[4]) || cli_parse_u64(f[8], &v[5]) || number(f[5], &sel) ||
+        number(f[7], &hot) || pat_from_name(f[1], &q->pattern) || strlen(f[9]) != 1 || number(f[11], cpu_s))
+        return -1;
+    *source = f[9][0];
+    if (*source == 's' ? number(f[10], us) : *source == 'm' ? f[10][0] != 0 : 1)
+        return -1;
+    *index = (size_t)v[0];
+    q->n = v[1];
+    q->wg = (int)v[2];
+    q->smem_per_wg = (uint32_t)v[3];
+    q->selectivity = sel;
+    q->bins = (uint32_t)v[4];
+    q->hot = hot;
+    q->addresses = (uint32_t)v[5];
+    return 0;
+}
+
+static int same_coords(const pat_params *a, const pat_params *b)
+{
+    return a->pattern == b->pattern && a->n == b->n && a->wg == b->wg && a->smem_per_wg == b->smem_per_wg &&
+           a->selectivity == b->selectivity && a->bins == b->bins && a->hot == b->hot && a->addresses == b->addresses;
+}
+
+/* The '#' lines of a part against this export's.  0 or -1 with err. */
+static int check_head(const xs_plan *p, const char *path, FILE *f, char **line, size_t *cap, long *lno,
+                      char err[CFG_ERR_MAX])
+{
+    char scope[1024], want[1100];
+    unsigned long long hash, cells, k, n;
+    xs_scope_text(&p->scope, scope, sizeof scope);
+    for (int i = 0; i < 5; i++) {
+        if (getline(line, cap, f) < 0) {
+            snprintf(err, CFG_ERR_MAX, "%s: not a part of atomsim export --shard (it ends at line %ld)", path, *lno + 1);
+            return -1;
+        }
+        (*lno)++;
+        chomp(*line);
+        switch (i) {
+        case 0:
+            if (strcmp(*line, XS_PART_MAGIC)) {
+                snprintf(err, CFG_ERR_MAX, "%s: not a part of atomsim export --shard (line 1 is not '%s')", path,
+                         XS_PART_MAGIC);
+                return -1;
+            }
+            break;
+        case 1:
+            if (sscanf(*line, "# config_hash %16llx", &hash) != 1 || hash != cfg_hash(&p->gpu)) {
+                snprintf(err, CFG_ERR_MAX, "%s: made from config hash %.16s, this export's is %016llx (another --config, -p or --max-events)",
+                         path, strlen(*line) > 14 ? *line + 14 : "?", (unsigned long long)cfg_hash(&p->gpu));
+                return -1;
+            }
+            break;
+        case 2:
+            snprintf(want, sizeof want, "# scope %s", scope);
+            if (strcmp(*line, want)) {
+                snprintf(err, CFG_ERR_MAX, "%s: made for the scope '%s', this export's is '%s'", path,
+                         strncmp(*line, "# scope ", 8) ? *line : *line + 8, scope);
+                return -1;
+            }
+            break;
+        case 3:
+            if (sscanf(*line, "# cells %llu shard %llu/%llu", &cells, &k, &n) != 3 || cells != p->count) {
+                snprintf(err, CFG_ERR_MAX, "%s: made for %s simulator cells, this export has %zu", path,
+                         strncmp(*line, "# cells ", 8) ? "?" : *line + 8, p->count);
+                return -1;
+            }
+            break;
+        default:
+            if (strcmp(*line, XS_PART_HEADER ",source,gpu_us,cpu_s")) {
+                snprintf(err, CFG_ERR_MAX, "%s line %ld: not a part's header (a --list output has no results)", path,
+                         *lno);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Which part holds each cell: 0 none, else the part's number + 1. */
+static int read_part(xs_plan *p, const char *path, int part, int *owner, const char *const *paths,
+                     char err[CFG_ERR_MAX])
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, CFG_ERR_MAX, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long lno = 0;
+    int rc = check_head(p, path, f, &line, &cap, &lno, err);
+    ssize_t len;
+    while (!rc && (len = getline(&line, &cap, f)) >= 0) {
+        lno++;
+        if (len == 0 || line[len - 1] != '\n') { /* a part cut short (a shard still writing, a full disk) */
+            snprintf(err, CFG_ERR_MAX, "%s line %ld: the row is cut short (no end of line)", path, lno);
+            rc = -1;
+            break;
+        }
+        chomp(line);
+        size_t i;
+        pat_params q;
+        char src, d[512];
+        double us = 0, cpu_s;
+        pat_defaults(&q);
+        if (parse_row(line, &i, &q, &src, &us, &cpu_s) || i >= p->count) {
+            snprintf(err, CFG_ERR_MAX, "%s line %ld: not a cell of this export (malformed, or index out of range)", path,
+                     lno);
+            rc = -1;
+            break;
+        }
+        xs_cell *c = &p->cells[i];
+        xs_cell_describe(&c->p, d, sizeof d);
+        if (!same_coords(&q, &c->p)) {
+            snprintf(err, CFG_ERR_MAX, "%s line %ld: cell %zu is not this export's (%s)", path, lno, i, d);
+            rc = -1;
+            break;
+        }
+        if (owner[i]) {
+            snprintf(err, CFG_ERR_MAX, "%s line %ld: cell %zu (%s) is also in %s: a part given twice, or parts of two splits",
+                     path, lno, i, d, paths[owner[i] - 1]);
+            rc = -1;
+            break;
+        }
+        owner[i] = part + 1;
+        c->status = src == 's' ? XS_SIM : XS_BUDGET;
+        c->gpu_us = us;
+        c->cpu_s = cpu_s;
+    }
+    if (!rc && ferror(f)) {
+        snprintf(err, CFG_ERR_MAX, "%s: read error", path);
+        rc = -1;
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+int xs_part_merge(xs_plan *p, const char *const *paths, int count, char err[CFG_ERR_MAX])
+{
+    int *owner = calloc(p->count ? p->count : 1, sizeof *owner);
+    if (!owner) {
+        snprintf(err, CFG_ERR_MAX, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    for (int k = 0; k < count && !rc; k++)
+        rc = read_part(p, paths[k], k, owner, paths, err);
+    size_t missing = 0, first = 0;
+    for (size_t i = 0; !rc && i < p->count; i++)
+        if (!owner[i] && !missing++)
+            first = i;
+    if (missing) {
+        char d[512];
+        xs_cell_describe(&p->cells[first].p, d, sizeof d);
+        snprintf(err, CFG_ERR_MAX, "%zu of %zu simulator cells are in no part, the first cell %zu (%s): a part is missing",
+                 missing, p->count, first, d);
+        rc = -1;
+    }
+    free(owner);
+    return rc;
+}
