@@ -510,6 +510,18 @@ static double mix(double a, double b, double w, int log_values)
     return a + w * (b - a);
 }
 
+/* 1 when corner c enters the answer with a weight above 0: a source the
+ * answer does not use is not named. */
+static int weighs(int c, int d, const int *ax, const double *w)
+{
+    for (int k = 0; k < d; k++) {
+        int bit = (c >> (d - 1 - k)) & 1;
+        if (bit ? w[ax[k]] == 0 : w[ax[k]] == 1)
+            return 0;
+    }
+    return 1;
+}
+
 /* Nested 1-D interpolation over the 2^d corners of the axes in `use`
  * (a bit mask), last axis first; `field` is row-major over those axes.
  * Times (`log_times`: their logarithms) interpolate the logarithm on every axis, so one exp
@@ -541,7 +553,7 @@ static double interpolate(const tbl_pattern *tp, const double *field, unsigned u
     for (int c = 0; c < ncorner; c++) {
         corner[c] = field[off[c]];
         positive &= corner[c] > 0;
-        if (codes) {
+        if (codes && weighs(c, d, ax, w)) {
             seen_m |= codes[off[c]] == 'm';
             seen_s |= codes[off[c]] == 's';
         }
