@@ -621,6 +621,9 @@ int cmd_check(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--routing"))
             return cmd_check_routing(argc, argv);
+    for (int i = 1; i < argc; i++) /* --against sim: the model on random draws (cmd_check_sim.c) */
+        if (!strncmp(argv[i], "--against", 9))
+            return cmd_check_sim(argc, argv);
     static const struct option longopts[] = {
         { "config", required_argument, NULL, CLI_OPT_CONFIG },
         { "format", required_argument, NULL, CLI_OPT_FORMAT },

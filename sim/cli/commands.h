@@ -13,6 +13,7 @@ int cmd_export(int argc, char **argv);
 int cmd_dispatch(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_check_routing(int argc, char **argv); /* check --routing */
+int cmd_check_sim(int argc, char **argv);     /* check --against sim */
 int cmd_plan(int argc, char **argv);
 
 #endif
