@@ -78,6 +78,7 @@ $(B)/examples/%: examples/%.c include/atomsim/dispatch.h $(B)/libatomsim.a | $(B
 -include plots/plots.mk
 -include tables/tables.mk
 -include tests/tests.mk
+-include tests/long/model_vs_sim.mk
 
 run: $(B)/atomsim
 	@bash sim/cli/default_study.sh $(B)/atomsim configs/h100.ini
