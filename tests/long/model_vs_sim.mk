@@ -10,7 +10,7 @@
 # compare-and-swap rows: the simulator's events grow with the square of the
 # threads racing on a word.  With the config's own budget (sim.max_events =
 # 2e8), the 37 rows past 2e7 events alone had not all run after 25 minutes
-# (25 had), so the command's default budget is 1e8 (--max-events): the 22
+# (24 had), so the command's default budget is 1e8 (--max-events): the 22
 # rows that need more are counted as unfinished, not scored.  A missed goal
 # shows as make's "Error 1" (the command's status); make itself exits 2.
 .PHONY: model-vs-sim
