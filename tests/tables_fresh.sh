@@ -15,7 +15,7 @@ for g in h100 h200; do
         bad "tables/$g.json is missing (make tables)"
         continue
     fi
-    args=$(make -s "table-args-$g" 2>/dev/null)
+    args=$(make -s --no-print-directory "table-args-$g" 2>/dev/null)
     if [ -z "$args" ]; then
         bad "make table-args-$g prints no export arguments"
         continue
