@@ -609,7 +609,8 @@ static void usage(FILE *f)
                "holds every cost formula against the simulator over a grid and the composed model against the\n"
                "measured dataset (default: validate/data/<config name>.csv when it exists); seed formulas are\n"
                "reported, never failed.  Exit 1 when a formula drifts past the tolerance recorded for it.\n"
-               "atomsim check --routing --help: both dispatch rules on a measured GPU-vs-CPU truth set.\n");
+               "atomsim check --routing --help: both dispatch rules on a measured GPU-vs-CPU truth set.\n"
+               "atomsim check --against sim --help: the model held to the simulator on random configurations.\n");
 }
 
 enum { OPT_DATA = 2000, OPT_NO_DATA, OPT_NO_SIM, OPT_QUICK, OPT_CPU };
