@@ -15,7 +15,10 @@ for g in h100 h200; do
         bad "tables/$g.json is missing (make tables)"
         continue
     fi
-    args=$(make -s --no-print-directory "table-args-$g" 2>/dev/null)
+    # A make inside make (make asan) inherits MAKEFLAGS, whose -w prints
+    # "Entering directory" whatever this command line says: run it clean.
+    args=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+        make -s --no-print-directory "table-args-$g" 2>/dev/null)
     if [ -z "$args" ]; then
         bad "make table-args-$g prints no export arguments"
         continue
