@@ -76,6 +76,25 @@ check "distinct-lines keeps addresses" grep -q '^distinct-lines,10000,256,1,256,
 check "the same rows but for the times on a second run" \
     test "$(grep -v '^#' "$tmp/run1.csv" | cut -d, -f1-9,13)" = "$(grep -v '^#' "$tmp/run2.csv" | cut -d, -f1-9,13)"
 
+# --- batches: interleaved (the default) or one at a time ---------------
+# --batch-mib 0 times each configuration alone, back to back, and so does
+# 1 MiB on a plan whose buffers take 1 MiB (store) and 2 MiB (compaction).
+for mib in 0 1; do
+    rc=0
+    "$C" --plan "$tmp/small.plan" --workers 2 --reps 2 --batch-mib $mib >"$tmp/b$mib.csv" 2>"$tmp/b$mib.err" || rc=$?
+    check "--batch-mib $mib exits 0" test "$rc" -eq 0
+    check "--batch-mib $mib gives the same rows but for the times" \
+        test "$(grep -v '^#' "$tmp/b$mib.csv" | cut -d, -f1-9,13)" = "$(grep -v '^#' "$tmp/run1.csv" | cut -d, -f1-9,13)"
+done
+printf -- '--pattern store,compaction,counter --n 2^18\n' >"$tmp/big.plan"
+"$C" --plan "$tmp/big.plan" --workers 2 --reps 2 --batch-mib 1 >"$tmp/big.csv" 2>"$tmp/big.err"
+check "--batch-mib 1 runs 1 MiB and 2 MiB buffers one at a time" \
+    test "$(grep -o '(rows [0-9]*-[0-9]* timed together' "$tmp/big.err" | sort -u | tr -d '\n')" = \
+    "(rows 1-1 timed together(rows 2-2 timed together(rows 3-3 timed together"
+check "provenance names the batches" grep -q '^# timing: .*batches of up to 64 .* 1024 MiB' "$tmp/run1.csv"
+check "the default times the small plan's rows together" \
+    grep -q '(rows 1-50 timed together' "$tmp/run1.err"
+
 # --- a plan on stdin, per-line --reps ------------------------------------
 out=$(printf -- '--pattern reduce --n 2^13 --reps 3 --warmup 0\n' | "$C" --plan - --workers 2 2>/dev/null | tail -1)
 check "a plan on stdin, with the line's --reps" test "$(echo "$out" | cut -d, -f1,2,9,13)" = "reduce,8192,3,ok"
@@ -113,6 +132,7 @@ expect "missing plan file" "cannot read plan .*nonexistent" "$C" --plan "$tmp/no
 expect "plan is a directory" "cannot read plan .*directory" "$C" --plan "$tmp"
 expect "--workers 0" "--workers" "$C" --plan "$tmp/small.plan" --workers 0
 expect "--reps 2^40" "--reps" "$C" --plan "$tmp/small.plan" --reps 2^40
+expect "--batch-mib -1" "--batch-mib" "$C" --plan "$tmp/small.plan" --batch-mib -1
 expect "unknown option in plan mode" "--frobnicate" "$C" --plan "$tmp/small.plan" --frobnicate 1
 
 finish cpubench_plan

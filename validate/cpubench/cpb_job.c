@@ -132,6 +132,38 @@ int cpb_job_open(cpb_job *j, const cpb_cfg *c, cpb_pool *pool, int workers)
     return j->failed ? -1 : 0;
 }
 
+size_t cpb_job_bytes(const cpb_cfg *c, int workers)
+{
+    uint64_t words = ((uint64_t)c->n + 31) / 32, bytes = 0;
+    unsigned bin_bytes = 0;
+    switch (c->pattern) {
+    case PAT_HISTOGRAM:
+    case PAT_HISTOGRAM_SHARED:
+    case PAT_DISTINCT_LINES:
+        bin_bytes = 4;
+        break;
+    case PAT_HISTOGRAM_U16_CAS:
+        bin_bytes = 2;
+        break;
+    case PAT_HISTOGRAM_U8_CAS:
+        bin_bytes = 1;
+        break;
+    default:
+        break;
+    }
+    if (bin_bytes) {
+        uint32_t bins = c->pattern == PAT_DISTINCT_LINES ? c->addresses : c->bins;
+        bytes = (uint64_t)bins * bin_bytes * (1 + (uint64_t)workers * cpb_hist_copies(bins, bin_bytes));
+    } else if (is_compaction(c->pattern)) {
+        bytes = 2 * (uint64_t)c->n * sizeof(uint32_t); /* the output and the regions */
+    } else if (c->pattern == PAT_STORE) {
+        bytes = (uint64_t)c->n * sizeof(uint32_t);
+    } else if (c->pattern == PAT_BITMASK) {
+        bytes = words * sizeof(uint32_t);
+    }
+    return (size_t)(bytes + (uint64_t)workers * (sizeof(cpb_slot) + sizeof(void *)));
+}
+
 static void merge(cpb_job *j, const cpb_slot *s)
 {
     if (j->bin_bytes == 4)

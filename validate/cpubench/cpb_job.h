@@ -48,6 +48,10 @@ typedef struct cpb_job {
  * outputs so that a run which leaves something unwritten is caught.
  * Nothing of this is timed.  0, or -1 when memory runs out. */
 int cpb_job_open(cpb_job *j, const cpb_cfg *c, cpb_pool *pool, int workers);
+/* About how many bytes cpb_job_open allocates for c (the outputs and every
+ * worker's private state), so a caller can hold several jobs open within a
+ * memory budget. */
+size_t cpb_job_bytes(const cpb_cfg *c, int workers);
 /* One run: the timed part. */
 void cpb_job_run(cpb_job *j, cpb_pool *pool);
 void cpb_job_close(cpb_job *j);

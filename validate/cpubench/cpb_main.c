@@ -11,7 +11,8 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: cpubench --plan FILE [--workers W] [--reps R] [--warmup W2] [--smem-max B] [--dry-run]\n"
+            "usage: cpubench --plan FILE [--workers W] [--reps R] [--warmup W2] [--smem-max B] [--batch-mib M]\n"
+            "                [--dry-run]\n"
             "       cpubench [--workers W] [--n N] [--reps R] [--csv FILE] [--ini FILE] [--name NAME] [--quick]\n"
             "       cpubench --from-csv FILE --ini FILE [--name NAME] [--cpu-model TEXT] [--l1 B --l2 B --llc B]\n"
             "--plan: times the CPU tier (private state per worker, parallel merge) on every configuration of a\n"
@@ -20,6 +21,10 @@ static void usage(FILE *f)
             "  reference. W workers (default: every online CPU), R timed repetitions (default 9, or the\n"
             "  line's --reps) after W2 warm-ups (default 2, or the line's --warmup); --smem-per-wg max\n"
             "  stands for B (default 49152, the H100's and H200's); --dry-run lists the configurations.\n"
+            "  Repetitions are interleaved across a batch of up to 64 consecutive configurations whose\n"
+            "  buffers fit M MiB together (default 1024; 0: one at a time, back to back), each timed run\n"
+            "  right after an untimed one of its own, so a spell of host noise hits one repetition of\n"
+            "  many rows rather than every repetition of one.\n"
             "  Exit status 0, 1 when a check failed or memory ran out, 2 for bad usage or a bad plan.\n"
             "otherwise: measures the CPU tier's cost constants (worker pool, private counts, compaction,\n"
             "  histograms, merge) and writes the raw timings as CSV (stdout by default) and a\n"
