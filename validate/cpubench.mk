@@ -29,14 +29,12 @@ $(B)/cpubench: $(CPB_SRC) $(wildcard validate/cpubench/*.h) model/params.h
 
 # Measures this host's CPU tier into configs/cpu-$(HOST_NAME).ini, with the
 # raw timings beside it in validate/cpubench/data/ (validate/README.md,
-# "cpubench").  HOST_NAME names the machine and its worker count.
+# "cpubench").  HOST_NAME names the machine and its worker count; each
+# figure is the median of CPU_RUNS separate runs (validate/run_truth.sh).
+CPU_RUNS ?= 3
 HOST_NAME ?= $(shell hostname -s)-$(shell getconf _NPROCESSORS_ONLN)core
 .PHONY: cpu-config
 cpu-config: $(B)/cpubench
-	@mkdir -p validate/cpubench/data
-	{ getconf _NPROCESSORS_ONLN; lscpu 2>/dev/null; } > validate/cpubench/data/cpu-$(HOST_NAME).cpuinfo.txt
-	$(B)/cpubench --name cpu-$(HOST_NAME) --ini configs/cpu-$(HOST_NAME).ini \
-	  --csv validate/cpubench/data/cpu-$(HOST_NAME).csv
-	$(B)/cpubench --plan validate/cpubench/fixed.plan > validate/cpubench/data/cpu-$(HOST_NAME).fixed.csv
-	bash validate/cpubench/fixed_section.sh validate/cpubench/data/cpu-$(HOST_NAME).fixed.csv >> configs/cpu-$(HOST_NAME).ini
+	CPUBENCH=$(B)/cpubench bash validate/run_truth.sh cpu-config validate/cpubench/data cpu-$(HOST_NAME) $(CPU_RUNS)
+	cp validate/cpubench/data/cpu-$(HOST_NAME).ini configs/cpu-$(HOST_NAME).ini
 	@echo "wrote configs/cpu-$(HOST_NAME).ini: atomsim export --config configs/GPU.ini --cpu configs/cpu-$(HOST_NAME).ini"
