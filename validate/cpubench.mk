@@ -31,7 +31,7 @@ $(B)/cpubench: $(CPB_SRC) $(wildcard validate/cpubench/*.h) model/params.h
 # raw timings beside it in validate/cpubench/data/ (validate/README.md,
 # "cpubench").  HOST_NAME names the machine and its worker count; each
 # figure is the median of CPU_RUNS separate runs (validate/run_truth.sh).
-CPU_RUNS ?= 3
+CPU_RUNS ?= 9
 HOST_NAME ?= $(shell hostname -s)-$(shell getconf _NPROCESSORS_ONLN)core
 .PHONY: cpu-config
 cpu-config: $(B)/cpubench

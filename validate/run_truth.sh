@@ -7,7 +7,7 @@
 #
 # usage: bash validate/run_truth.sh cpu-config OUTDIR NAME [RUNS]
 #        bash validate/run_truth.sh truth PLAN OUTDIR [vkbench flags]
-#   cpu-config: OUTDIR/NAME.ini, each figure the median of RUNS (default 3)
+#   cpu-config: OUTDIR/NAME.ini, each figure the median of RUNS (default 9)
 #               separate runs (NAME.runK.ini, .csv raw timings, .fixed.csv),
 #               NAME.cpuinfo.txt, NAME.log
 #   truth:      OUTDIR/<gpu>.csv (run_device.sh: dataset, log, clocks) and
@@ -21,7 +21,7 @@ mode=$1
 shift
 case "$mode" in
 cpu-config)
-    out=$1 name=$2 runs=${3:-3}
+    out=$1 name=$2 runs=${3:-9}
     mkdir -p "$out"
     lscpu >"$out/$name.cpuinfo.txt" 2>&1
     status=0

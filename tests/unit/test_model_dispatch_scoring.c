@@ -298,6 +298,22 @@ static void test_cpu_config_reader(void **state)
     cpu_defaults(&c);
     assert_int_equal(cpu_load(&c, "configs/cpu-gpuhost-16core.ini", err), 0);
     assert_int_equal(c.workers, 16);
+    /* the built-in defaults are that shipped config, figure for figure:
+     * re-measuring the host means updating both */
+    {
+        cpu_config d;
+        size_t count;
+        const cpu_option *o = cpu_options(&count);
+        cpu_defaults(&d);
+        for (size_t i = 0; i < count; i++)
+            if (o[i].type == CPU_T_DOUBLE) {
+                double got = *(const double *)((const char *)&d + o[i].offset);
+                double want = *(const double *)((const char *)&c + o[i].offset);
+                if (got != want)
+                    fail_msg("default %s.%s = %g, configs/cpu-gpuhost-16core.ini says %g", o[i].section, o[i].key, got,
+                             want);
+            }
+    }
     assert_int_equal(cpu_load(&c, "configs/cpu-local-2core.ini", err), 0);
     assert_int_equal(c.workers, 2);
 }
