@@ -21,7 +21,8 @@ typedef struct cpu_config {
     int workers;                      /* [cpu] */
     double pool_dispatch_us;          /* [cost] wake every worker, wait for all */
     double key_ns;                    /* per element per worker: hash, select, count */
-    double store_ns;                  /* per selected element: private compaction write */
+    double reduce_ns;                 /* per element per worker: hash, sum of key & 255 (0: key_ns) */
+    double store_ns;                  /* per element beyond key_ns: compaction's write of every key */
     double copy_gbps;                 /* concatenating compaction regions */
     double zero_ns_per_bin;           /* zeroing private bins, per bin */
     double merge_ns_per_bin;          /* summing one bin over every worker's copy */

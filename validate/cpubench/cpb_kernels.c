@@ -32,6 +32,14 @@ void cpb_task_count(int w, int W, void *v)
     j->count[w * 8] = cpb_scan_count((uint32_t)lo, (uint32_t)(hi - lo), j->threshold);
 }
 
+void cpb_task_reduce(int w, int W, void *v)
+{
+    cpb_kjob *j = v;
+    uint64_t lo, hi;
+    cpb_slice(j->n, w, W, &lo, &hi);
+    j->count[w * 8] = cpb_scan_reduce((uint32_t)lo, (uint32_t)(hi - lo));
+}
+
 void cpb_task_compact(int w, int W, void *v)
 {
     cpb_kjob *j = v;
