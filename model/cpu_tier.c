@@ -52,7 +52,7 @@ static void histogram(const cpu_config *c, double n, double bins, double bytes_p
 }
 
 /* What a task costs before it does any work: the pool's hand-over, and
- * each phase's barrier.  Measured per algorithm at n = workers (cpubench
+ * each phase's barrier.  Measured per algorithm at n = 64 x workers (cpubench
  * --plan validate/cpubench/fixed.plan): on the 16-core host a compaction's
  * three phases and a histogram's zeroing and merge cost several times the
  * one hand-over of a count. */

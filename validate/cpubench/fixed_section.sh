@@ -1,7 +1,7 @@
 #!/bin/bash
 # fixed_section.sh - the [fixed] section of a configs/cpu-*.ini from what
 # `cpubench --plan validate/cpubench/fixed.plan` measured on the host: the
-# median of each algorithm family's whole-task time at n = 16, and the
+# median of each algorithm family's whole-task time at n = 1024 (64 elements a worker), and the
 # cost of a bin while every worker's copy stays in cache.
 #
 # usage: bash validate/cpubench/fixed_section.sh FIXED.csv >> configs/cpu-NAME.ini
@@ -23,7 +23,7 @@ awk -F, '
             exit 1
         }
         print "\n[fixed]"
-        print "; cpubench --plan validate/cpubench/fixed.plan on this host: the median of each family'"'"'s patterns at n = 16"
+        print "; cpubench --plan validate/cpubench/fixed.plan on this host: the median of each family'"'"'s patterns at n = 1024"
         printf "scan_fixed_us = %.3f ; store, counters, bitmask, reduce (measured)\n", median("scan")
         printf "compact_fixed_us = %.3f ; compaction, cas-append (measured)\n", median("compact")
         printf "bins_fixed_us = %.3f ; histograms and distinct-lines at 1 bin (measured)\n", median("bins")
