@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# cpubench_costs.sh - build/cpubench's cost mode (the CPU tier's constants):
+# a quick run writes the raw CSV (every measure the config is derived from,
+# reduce included) and a config that atomsim loads, each figure from the
+# median repetition; --from-csv derives the same figures again from that
+# CSV; bad options exit 2 with one line.  Nothing here checks a time: the
+# figures are whatever this machine gives.  CPUBENCH and ATOMSIM may name
+# the binaries.  About a second on 2 cores.
+set -u
+cd "$(dirname "$0")/.."
+C=${CPUBENCH:-build/cpubench}
+A=${ATOMSIM:-build/atomsim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. tests/lib/checks.sh
+
+rc=0
+"$C" --quick --n 65536 --workers 2 --reps 3 --csv "$tmp/c.csv" --ini "$tmp/c.ini" --name cpu-test 2>"$tmp/err" || rc=$?
+check "a quick run exits 0" test "$rc" -eq 0
+for m in pool_dispatch pool_dispatch_cold count reduce compact concat hist zero merge; do
+    check "the CSV has $m" grep -q "^$m,2," "$tmp/c.csv"
+done
+check "23 histogram sizes (1 to 2^22 bins)" test "$(grep -c '^hist,' "$tmp/c.csv")" -eq 23
+check "the config says it takes medians" grep -q 'median of 3 repetitions' "$tmp/c.ini"
+for k in pool_dispatch_us key_ns reduce_ns store_ns copy_gbps zero_ns_per_bin merge_ns_per_bin \
+         update_l1_ns update_l2_ns update_llc_ns update_dram_ns update_same_bin_ns; do
+    check "the config has $k" grep -Eq "^$k = [0-9.]+ ;" "$tmp/c.ini"
+done
+# key_ns is the count row's median, less the pool's median, per element a worker
+want=$(awk -F, '$1 == "pool_dispatch" { p = $7 } $1 == "count" { t = $7; n = $3; w = $2 }
+    END { printf "%.4f", (t - p) * 1000 * w / n }' "$tmp/c.csv")
+check "key_ns is derived from the medians ($want)" grep -q "^key_ns = $want ;" "$tmp/c.ini"
+want=$(awk -F, '$1 == "pool_dispatch" { p = $7 } $1 == "reduce" { t = $7; n = $3; w = $2 }
+    END { v = (t - p) * 1000 * w / n; printf "%.4f", (v > 0 ? v : 0) }' "$tmp/c.csv")
+check "reduce_ns is derived from the medians ($want)" grep -q "^reduce_ns = $want ;" "$tmp/c.ini"
+"$A" export --config configs/h100.ini --cpu "$tmp/c.ini" --only reduce --format csv --output "$tmp/t.csv" 2>"$tmp/aerr"
+check "atomsim loads the config" test -s "$tmp/t.csv"
+
+# --from-csv: the same figures from the raw timings
+"$C" --from-csv "$tmp/c.csv" --ini "$tmp/d.ini" --name cpu-test --l1 "$(awk '$1 == "l1_bytes" { print $3 }' "$tmp/c.ini")" \
+    --l2 "$(awk '$1 == "l2_bytes" { print $3 }' "$tmp/c.ini")" --llc "$(awk '$1 == "llc_bytes" { print $3 }' "$tmp/c.ini")" \
+    2>/dev/null
+check "--from-csv gives the same figures" \
+    test "$(grep -E '^[a-z_0-9]+ = [0-9.]+ ;' "$tmp/c.ini")" = "$(grep -E '^[a-z_0-9]+ = [0-9.]+ ;' "$tmp/d.ini")"
+
+expect_2() {
+    local name=$1 rc=0
+    shift
+    "$C" "$@" >"$tmp/out" 2>"$tmp/err2" || rc=$?
+    check "$name: exit 2, one line" test "$rc" -eq 2 -a "$(wc -l <"$tmp/err2")" -eq 1
+}
+expect_2 "--workers 0" --workers 0 --quick
+expect_2 "--n 2^40" --n 2^40 --quick
+expect_2 "an unknown option" --frobnicate
+finish cpubench_costs
