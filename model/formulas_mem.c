@@ -334,13 +334,15 @@ double mdl_l2_store_cycles(const cfg_config *c, double stores)
  * whose updated sector goes back to DRAM (every resident line is dirty).
  * Random targets miss in proportion to what does not fit; a cyclic sweep
  * (distinct-lines: i % P) misses every time under LRU once it does not fit
- * (H100: 2^19 and 2^20 lines time alike). */
+ * (H100: 2^19 and 2^20 lines time alike), its fill being its first touch;
+ * with l2.warm_start its first misses evict the clear's lines, which are
+ * clean (sim/memsys.c, mem_open). */
 double mdl_atomic_dram_bytes(const cfg_config *c, double lines, double ops, int cyclic)
 {
     double cap_lines = c->l2.size_bytes / c->coalesce.line_bytes;
     double bytes = 32.0 * (lines < cap_lines ? lines : cap_lines);
-    if (lines > cap_lines && cyclic) /* every op misses: its fill is its first touch too */
-        return (c->coalesce.line_bytes + 32.0) * ops;
+    if (lines > cap_lines && cyclic)
+        return (c->coalesce.line_bytes + 32.0) * ops - (c->l2.warm_start ? 32.0 * fmin(ops, cap_lines) : 0);
     if (lines > cap_lines)
         bytes += (c->coalesce.line_bytes + 32.0) * ops * (1 - cap_lines / lines);
     return bytes;

@@ -188,20 +188,26 @@ static void pat_histogram(const cfg_config *c, const pat_params *p, body *b)
  * lines: the kernel behaves as P = n (H100: n = 3,870 and P = 1.1 million
  * take 4.99 us, the launch floor; charged as 1.1 million lines, 8.65).
  * With l2.warm_start the harness's clear left the buffer's last lines in
- * L2, as many as fit; touched lines before those are cold: each miss
- * fetches its sector and writes back the line it evicts, whole, since the
- * clear dirtied it (H100: n = 32,768, P = 1.1 million, 6.69 us against
- * 4.8 for resident lines). */
+ * L2, as many as fit, clean; touched lines before those are cold: each
+ * miss fills its whole line, not the one sector of a first touch (H100:
+ * n = 32,768, P = 1.1 million, 6.69 us against 4.8 for resident lines). */
 static void pat_distinct_lines(const cfg_config *c, const pat_params *p, body *b)
 {
     mdl_warp_op w;
     double touched = fmin((double)p->addresses, (double)p->n);
-    mdl_warp_distinct_lines(c, touched, &w);
-    sending_kernel(c, b, instr(c, 1, 0, 0, 1) + 2, 1, w.requests, mdl_global_atomic_latency_cycles(c));
-    add_warp_op(c, b, &w, b->warps);
     double cap_lines = c->l2.size_bytes / c->coalesce.line_bytes;
+    double cold = 0; /* lines that miss, as a share of the ops */
+    if (touched > cap_lines)
+        cold = 1;
+    else if (c->l2.warm_start && p->addresses > cap_lines)
+        cold = fmin(touched, p->addresses - cap_lines) / (double)p->n;
+    mdl_warp_distinct_lines(c, touched, &w);
+    /* a workgroup's acknowledgement waits for its misses' DRAM trips */
+    sending_kernel(c, b, instr(c, 1, 0, 0, 1) + 2, 1, w.requests,
+                   mdl_global_atomic_latency_cycles(c) + (1 - pow(1 - cold, w.requests)) * c->dram.latency_cycles);
+    add_warp_op(c, b, &w, b->warps);
     if (c->l2.warm_start && touched <= cap_lines && p->addresses > cap_lines)
-        b->dram_bytes += c->coalesce.line_bytes * fmin(touched, p->addresses - cap_lines);
+        b->dram_bytes += (c->coalesce.line_bytes - 32) * fmin(touched, p->addresses - cap_lines);
 }
 
 /* Zero, barrier, shared atomics, barrier, flush the non-zero bins with one
