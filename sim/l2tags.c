@@ -13,46 +13,55 @@
 
 #include <stdlib.h>
 
-enum { L2_WAYS = 16 };
-
 int l2_tags_open(l2_tags *t, uint64_t capacity_lines)
 {
     t->sets = capacity_lines / L2_WAYS;
     if (t->sets < 1)
         t->sets = 1;
     t->clock = 0;
-    size_t n = (size_t)(t->sets * L2_WAYS);
-    t->line = calloc(n, sizeof *t->line);
-    t->used = calloc(n, sizeof *t->used);
-    t->dirty = calloc(n, sizeof *t->dirty);
-    return t->line && t->used && t->dirty ? 0 : -1;
+    t->set = calloc((size_t)t->sets, sizeof *t->set);
+    return t->set ? 0 : -1;
 }
 
 void l2_tags_close(l2_tags *t)
 {
-    free(t->line);
-    free(t->used);
-    free(t->dirty);
+    free(t->set);
+}
+
+/* The clock is about to wrap: every way's last use shifts down 16 bits,
+ * which keeps their order but for ties (0 stays: empty).  Once per 4
+ * billion accesses. */
+static void renumber(l2_tags *t)
+{
+    for (uint64_t s = 0; s < t->sets; s++)
+        for (int w = 0; w < L2_WAYS; w++)
+            if (t->set[s].used[w])
+                t->set[s].used[w] = t->set[s].used[w] >> 16 | 1;
+    t->clock = UINT32_MAX >> 16;
 }
 
 int l2_tags_touch(l2_tags *t, uint64_t line, uint32_t sectors, uint32_t *evicted_sectors)
 {
-    size_t base = (size_t)(line % t->sets) * L2_WAYS, victim = base;
+    l2_set *st = &t->set[line % t->sets];
+    uint32_t tag = (uint32_t)(line + 1);
     *evicted_sectors = 0;
-    t->clock++;
-    for (size_t w = base; w < base + L2_WAYS; w++) {
-        if (t->line[w] == line + 1) {
-            t->used[w] = t->clock;
-            t->dirty[w] |= sectors;
+    if (++t->clock == UINT32_MAX)
+        renumber(t);
+    /* hits are the common case: look for the line alone first */
+    for (int w = 0; w < L2_WAYS; w++)
+        if (st->line[w] == tag) {
+            st->used[w] = t->clock;
+            st->dirty[w] |= sectors;
             return 0;
         }
-        if (t->used[w] < t->used[victim]) /* empty ways have used 0: taken first */
+    int victim = 0;
+    for (int w = 1; w < L2_WAYS; w++)
+        if (st->used[w] < st->used[victim]) /* empty ways have used 0: taken first */
             victim = w;
-    }
-    if (t->line[victim])
-        *evicted_sectors = t->dirty[victim];
-    t->line[victim] = line + 1;
-    t->used[victim] = t->clock;
-    t->dirty[victim] = sectors;
+    if (st->line[victim])
+        *evicted_sectors = st->dirty[victim];
+    st->line[victim] = tag;
+    st->used[victim] = t->clock;
+    st->dirty[victim] = sectors;
     return 1;
 }
