@@ -160,8 +160,12 @@ static void pat_compaction(const cfg_config *c, const pat_params *p, body *b)
     b->warp_instr += b->warps * (alu + 1) + b->warps * w.p_issue * (1 + instr(c, 0, 0, 0, 1) + 1);
     /* consecutive slots per warp: its lanes' keys land on one or two lines */
     double lines_per_store = 1 + (w.lanes * 4 - 4) / c->coalesce.line_bytes;
-    /* the store is the send the slot's retirement waits on */
-    double path = mdl_alu_chain_cycles(c, alu + instr(c, 0, 0, 0, 1)) + mdl_global_atomic_latency_cycles(c) + 1;
+    /* the store is the send the slot's retirement waits on; a warp with no
+     * lane selected exits after its selection, so the workgroup waits for
+     * the atomic's round trip only where some warp of it sends */
+    double q = p_any(w.p_issue, b->warps_per_wg);
+    double path = mdl_alu_chain_cycles(c, alu) +
+                  q * (mdl_alu_chain_cycles(c, instr(c, 0, 0, 0, 1)) + mdl_global_atomic_latency_cycles(c) + 1);
     wg_life(c, b, path, fmin(lines_per_store, L), w.p_issue, mdl_store_ack_cycles(c));
     b->stores = b->warps * w.p_issue * fmin(lines_per_store, L);
     b->dram_bytes += (double)p->n * p->selectivity * 4;
