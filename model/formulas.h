@@ -42,6 +42,16 @@ double mdl_issue_cycles(const cfg_config *c, double warp_instructions);
  * one after another, each for its lifetime plus the slot's retire time. */
 double mdl_slot_cycles(const cfg_config *c, const mdl_occupancy *o, double wg_lifetime_cycles);
 
+/* A workgroup's life, start to slot free (before wg_retire_cycles), for
+ * warps whose path to one sending instruction takes path_cycles, the send
+ * being `requests` requests of port_cycles each, issued with probability
+ * p_send, and acknowledged ack_cycles after its issue. */
+double mdl_wg_life_cycles(const cfg_config *c, double warps, double path_cycles, double requests, double port_cycles,
+                          double p_send, double ack_cycles);
+
+/* A global store's issue to its acknowledgement back at the SM. */
+double mdl_store_ack_cycles(const cfg_config *c);
+
 /* A dependent chain of n ALU instructions. */
 double mdl_alu_chain_cycles(const cfg_config *c, double instructions);
 

@@ -64,6 +64,35 @@ double mdl_slot_cycles(const cfg_config *c, const mdl_occupancy *o, double wg_li
     return wg_lifetime_cycles + later * (wg_lifetime_cycles + c->launch.wg_retire_cycles);
 }
 
+/* As the simulator runs a workgroup (engine.c launch_wg, warp_exit): its
+ * warps start launch.warp_launch_cycles apart, and their sends take the SM's
+ * memory port in turn, so the last warp issues its send (W - 1) such gaps
+ * after the first; it leaves once its requests are through the port, and
+ * with launch.retire_waits_for_acks the slot frees only once the L2 has
+ * acknowledged its workgroup's last send.  H100, one workgroup per SM
+ * (h100-mechanisms-2.csv, -4.csv): 3.2 cycles more life per warp, and a
+ * store adds 160-190 cycles, an atomic 310-360, though no warp waits. */
+double mdl_wg_life_cycles(const cfg_config *c, double warps, double path_cycles, double requests, double port_cycles,
+                          double p_send, double ack_cycles)
+{
+    double own_cycles = requests * port_cycles; /* one sending warp's requests through the port */
+    double gap_cycles = fmax(c->launch.warp_launch_cycles, p_send * own_cycles);
+    double shift_cycles = (warps > 1 ? warps - 1 : 0) * gap_cycles;
+    double leave_cycles = p_send * own_cycles + 1 + c->core.exit_cycles;
+    /* the acknowledgement is waited for only where some warp sent */
+    double q = 0;
+    if (c->launch.retire_waits_for_acks)
+        q = p_send >= 1 ? 1 : p_send <= 0 ? 0 : -expm1(warps * log1p(-p_send));
+    return shift_cycles + path_cycles + (1 - q) * leave_cycles + q * fmax(leave_cycles, ack_cycles);
+}
+
+/* Send issue to the L2's acknowledgement back at the SM: the crossbar both
+ * ways and the slice's store issue (engine.c: ack = departure + xbar). */
+double mdl_store_ack_cycles(const cfg_config *c)
+{
+    return 2 * c->xbar.latency_cycles + c->l2.store_issue_cycles;
+}
+
 double mdl_alu_chain_cycles(const cfg_config *c, double instructions)
 {
     return instructions * c->core.alu_latency_cycles;

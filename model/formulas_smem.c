@@ -47,7 +47,10 @@ double mdl_workgroup_flush_cycles(const cfg_config *c, int wg)
     const cfg_core *k = &c->core;
     double L = c->gpu.subgroup_size, warps = ceil(wg / L);
     double key = mdl_alu_chain_cycles(c, k->key_instructions + 1);
-    double local = warps * mdl_smem_warp_cycles(c, L, 1) + c->smem.atomic_latency_cycles;
+    /* smem[0] is a constant word: the compiler may sum the lanes first, and
+     * one lane adds (engine.c smem_cycles), as pat_reduce's unit time has it */
+    double lanes = mdl_merge_mode(c, 1, 0) == MDL_MERGE_SUM ? 1 : L;
+    double local = warps * mdl_smem_warp_cycles(c, lanes, 1) + c->smem.atomic_latency_cycles;
     return key + local + k->barrier_cycles + c->smem.access_latency_cycles + 1 + k->exit_cycles;
 }
 

@@ -19,8 +19,10 @@
 /* What one dispatch asks of every resource, summed over the kernel. */
 typedef struct body {
     double warps, workgroups;
+    double warps_per_wg;
     double warp_instr;                /* every warp instruction */
     double lifetime;                  /* one workgroup, first issue to exit */
+    double ack_wait;                  /* and on to its slot's freeing: acks of its sends */
     double atomic_instr, requests, ops, lanes;
     double ret_requests;              /* of atomics whose old value is used */
     double addr_cycles;               /* the hottest word's dependency chain */
@@ -106,11 +108,31 @@ static void simple_kernel(const cfg_config *c, body *b, double alu, double p, in
     b->tail = reply_tail(b, p, mdl_global_atomic_latency_cycles(c));
 }
 
+/* A workgroup's life around its send (mdl_wg_life_cycles), split into the
+ * life to its last warp's exit and the wait for its acknowledgement: the
+ * last wave's wait is the kernel's tail, already charged after the bounds. */
+static void wg_life(const cfg_config *c, body *b, double path_cycles, double requests, double p_send, double ack_cycles)
+{
+    double port = c->coalesce.lsu_cycles_per_request;
+    b->lifetime = mdl_wg_life_cycles(c, b->warps_per_wg, path_cycles, requests, port, p_send, 0);
+    b->ack_wait = mdl_wg_life_cycles(c, b->warps_per_wg, path_cycles, requests, port, p_send, ack_cycles) - b->lifetime;
+}
+
+/* simple_kernel for a send that no warp waits for: `requests` requests a
+ * sending warp, acknowledged ack_cycles after issue.  The workgroup lives
+ * until its last warp's send is through the port and acknowledged
+ * (mdl_wg_life_cycles), which sets the pace at one workgroup an SM. */
+static void sending_kernel(const cfg_config *c, body *b, double alu, double p, double requests, double ack_cycles)
+{
+    simple_kernel(c, b, alu, p, 0);
+    wg_life(c, b, mdl_alu_chain_cycles(c, alu), requests, p, ack_cycles);
+}
+
 static void pat_store(const cfg_config *c, const pat_params *p, body *b)
 {
     double L = c->gpu.subgroup_size, s = p->selectivity;
     double issue = p_any(s, L);
-    simple_kernel(c, b, instr(c, 1, 1, 0, 1), issue, 0);
+    sending_kernel(c, b, instr(c, 1, 1, 0, 1), issue, ceil(L * 4 / c->coalesce.line_bytes), mdl_store_ack_cycles(c));
     b->stores = b->warps * issue * ceil(L * 4 / c->coalesce.line_bytes);
     b->dram_bytes += (double)p->n / 8 * p_any(s, 8) * 32; /* sectors written back */
     b->tail = reply_tail(b, issue,
@@ -122,7 +144,7 @@ static void pat_counter(const cfg_config *c, const pat_params *p, body *b, int a
     mdl_warp_op w;
     mdl_warp_aggregation(c, p->selectivity, 1, &w);
     double alu = instr(c, 1, 1, 0, 0) + (aggregated ? c->core.subgroup_op_instructions : 0);
-    simple_kernel(c, b, alu, w.p_issue, 0);
+    sending_kernel(c, b, alu, w.p_issue, w.requests, mdl_global_atomic_latency_cycles(c));
     add_warp_op(c, b, &w, b->warps);
 }
 
@@ -136,10 +158,15 @@ static void pat_compaction(const cfg_config *c, const pat_params *p, body *b)
     double alu = instr(c, 1, 1, 0, 0);
     add_returning_op(c, b, &w, b->warps);
     b->warp_instr += b->warps * (alu + 1) + b->warps * w.p_issue * (1 + instr(c, 0, 0, 0, 1) + 1);
-    b->lifetime = mdl_alu_chain_cycles(c, alu + instr(c, 0, 0, 0, 1)) + mdl_global_atomic_latency_cycles(c) + 2 +
-                  c->core.exit_cycles;
     /* consecutive slots per warp: its lanes' keys land on one or two lines */
     double lines_per_store = 1 + (w.lanes * 4 - 4) / c->coalesce.line_bytes;
+    /* the store is the send the slot's retirement waits on; a warp with no
+     * lane selected exits after its selection, so the workgroup waits for
+     * the atomic's round trip only where some warp of it sends */
+    double q = p_any(w.p_issue, b->warps_per_wg);
+    double path = mdl_alu_chain_cycles(c, alu) +
+                  q * (mdl_alu_chain_cycles(c, instr(c, 0, 0, 0, 1)) + mdl_global_atomic_latency_cycles(c) + 1);
+    wg_life(c, b, path, fmin(lines_per_store, L), w.p_issue, mdl_store_ack_cycles(c));
     b->stores = b->warps * w.p_issue * fmin(lines_per_store, L);
     b->dram_bytes += (double)p->n * p->selectivity * 4;
     b->tail = reply_tail(b, w.p_issue, mdl_global_atomic_latency_cycles(c) + c->xbar.latency_cycles);
@@ -149,7 +176,7 @@ static void pat_bitmask(const cfg_config *c, const pat_params *p, body *b)
 {
     mdl_warp_op w;
     mdl_warp_bitmask(c, (double)p->n, p->selectivity, &w);
-    simple_kernel(c, b, instr(c, 1, 1, 0, 1) + 2, w.p_issue, 0);
+    sending_kernel(c, b, instr(c, 1, 1, 0, 1) + 2, w.p_issue, w.requests, mdl_global_atomic_latency_cycles(c));
     add_warp_op(c, b, &w, b->warps);
 }
 
@@ -157,16 +184,34 @@ static void pat_histogram(const cfg_config *c, const pat_params *p, body *b)
 {
     mdl_warp_op w;
     mdl_warp_histogram(c, p->bins, p->hot, 0, &w);
-    simple_kernel(c, b, instr(c, 1, 0, 1, 1), 1, 0);
+    sending_kernel(c, b, instr(c, 1, 0, 1, 1), 1, w.requests, mdl_global_atomic_latency_cycles(c));
     add_warp_op(c, b, &w, b->warps);
 }
 
+/* Thread i updates line i % P, so n < P threads touch only the first n
+ * lines: the kernel behaves as P = n (H100: n = 3,870 and P = 1.1 million
+ * take 4.99 us, the launch floor; charged as 1.1 million lines, 8.65).
+ * With l2.warm_start the harness's clear left the buffer's last lines in
+ * L2, as many as fit, clean; touched lines before those are cold: each
+ * miss fills its whole line, not the one sector of a first touch (H100:
+ * n = 32,768, P = 1.1 million, 6.69 us against 4.8 for resident lines). */
 static void pat_distinct_lines(const cfg_config *c, const pat_params *p, body *b)
 {
     mdl_warp_op w;
-    mdl_warp_distinct_lines(c, p->addresses, &w);
-    simple_kernel(c, b, instr(c, 1, 0, 0, 1) + 2, 1, 0);
+    double touched = fmin((double)p->addresses, (double)p->n);
+    double cap_lines = c->l2.size_bytes / c->coalesce.line_bytes;
+    double cold = 0; /* lines that miss, as a share of the ops */
+    if (touched > cap_lines)
+        cold = 1;
+    else if (c->l2.warm_start && p->addresses > cap_lines)
+        cold = fmin(touched, p->addresses - cap_lines) / (double)p->n;
+    mdl_warp_distinct_lines(c, touched, &w);
+    /* a workgroup's acknowledgement waits for its misses' DRAM trips */
+    sending_kernel(c, b, instr(c, 1, 0, 0, 1) + 2, 1, w.requests,
+                   mdl_global_atomic_latency_cycles(c) + (1 - pow(1 - cold, w.requests)) * c->dram.latency_cycles);
     add_warp_op(c, b, &w, b->warps);
+    if (c->l2.warm_start && touched <= cap_lines && p->addresses > cap_lines)
+        b->dram_bytes += (c->coalesce.line_bytes - 32) * fmin(touched, p->addresses - cap_lines);
 }
 
 /* Zero, barrier, shared atomics, barrier, flush the non-zero bins with one
@@ -178,7 +223,9 @@ static void pat_histogram_shared(const cfg_config *c, const pat_params *p, body 
     double L = c->gpu.subgroup_size, wg = p->wg, bins = p->bins;
     double warps_per_wg = ceil(wg / L), iters = ceil(bins / wg);
     double nz, per_line = c->coalesce.line_bytes / 4.0;
-    b->lifetime = mdl_privatized_histogram_cycles(c, p->wg, bins, &nz);
+    /* the flush's last add is the send the slot waits on */
+    wg_life(c, b, mdl_privatized_histogram_cycles(c, p->wg, bins, &nz) - k->exit_cycles - 1, 1, 1,
+            mdl_global_atomic_latency_cycles(c));
     b->warp_instr += b->workgroups * warps_per_wg *
                      (iters * 3 + 1 + instr(c, 1, 0, 1, 1) + 1 + 1 + iters * (1 + 2 + k->address_instructions + 1) + 1);
     b->smem_atomic_instr = b->warps;
@@ -205,7 +252,8 @@ static void pat_histogram_shared(const cfg_config *c, const pat_params *p, body 
 static void pat_reduce(const cfg_config *c, const pat_params *p, body *b)
 {
     double L = c->gpu.subgroup_size, warps_per_wg = ceil(p->wg / L);
-    b->lifetime = mdl_workgroup_flush_cycles(c, p->wg);
+    /* thread 0's add after the barrier is the send the slot waits on */
+    wg_life(c, b, mdl_workgroup_flush_cycles(c, p->wg) - c->core.exit_cycles - 1, 1, 1, mdl_global_atomic_latency_cycles(c));
     b->warp_instr += b->workgroups * (warps_per_wg * (instr(c, 1, 0, 0, 0) + 1 + 1 + 1 + 1) + 2);
     b->smem_atomic_instr = b->warps;
     /* smem[0] is a constant word: the compiler may sum the warp's lanes first */
@@ -375,6 +423,7 @@ int mdl_predict_terms(const cfg_config *c, const pat_params *p, atom_stats *st, 
     memset(&b, 0, sizeof b);
     b.warps = ceil((double)p->n / c->gpu.subgroup_size);
     b.workgroups = ceil((double)p->n / p->wg);
+    b.warps_per_wg = ceil((double)p->wg / c->gpu.subgroup_size);
     if (mdl_occupancy_of(c, p->wg, pat_smem_bytes(p), b.workgroups, &o)) {
         snprintf(err, CFG_ERR_MAX, "no workgroup of %d threads with %u bytes of shared memory fits on an SM", p->wg,
                  pat_smem_bytes(p));
@@ -403,7 +452,7 @@ int mdl_predict_terms(const cfg_config *c, const pat_params *p, atom_stats *st, 
     tt.cycles[MDL_T_LAUNCH] = mdl_launch_cycles(c);
     tt.cycles[MDL_T_DISPATCH] = mdl_dispatch_cycles(c, b.workgroups);
     tt.cycles[MDL_T_ISSUE] = mdl_issue_cycles(c, b.warp_instr);
-    tt.cycles[MDL_T_SLOTS] = mdl_slot_cycles(c, &o, b.lifetime);
+    tt.cycles[MDL_T_SLOTS] = mdl_slot_cycles(c, &o, b.lifetime) + (o.waves > 1 ? o.waves - 1 : 0) * b.ack_wait;
     tt.cycles[MDL_T_LSU] = mdl_lsu_cycles(c, b.requests + b.stores) +
                            b.ret_requests * c->coalesce.lsu_return_cycles_per_request / c->gpu.sm_count;
     tt.cycles[MDL_T_SLICE] = b.slice_passes * c->l2.atomic_issue_cycles + mdl_l2_store_cycles(c, b.stores);

@@ -11,6 +11,7 @@
  * event per request served).  Everything is allocated at open; nothing
  * here allocates per request. */
 #include "memsys.h"
+#include "l2tags.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -25,7 +26,6 @@ typedef struct cas_req {
     uint64_t line;
     double arrival;
     double busy;          /* atomic unit cycles */
-    double bytes;         /* DRAM bytes on a miss */
     int warp;
     int lane_chain;       /* merged lanes lengthen the word's dependency */
     int src;              /* the slice input queue it waits in */
@@ -90,8 +90,7 @@ struct mem_sys {
     double merged_lane, word_chain;
     slice *slices;
     double *port_free;    /* per SM memory port */
-    uint64_t *tags;       /* direct-mapped L2 residency, line + 1 */
-    uint64_t ntags;
+    l2_tags tags;         /* L2 residency (l2tags.c) */
     double dram_bytes;     /* moved so far, for the bandwidth bound */
     buffer buf[SIM_MAX_BUFFERS];
     int nbuf;
@@ -237,11 +236,7 @@ int mem_open(const cfg_config *cfg, const sim_layout *lay, int nwarps, uint64_t 
     }
     m->slices = calloc((size_t)m->nslices, sizeof *m->slices);
     m->port_free = calloc((size_t)cfg->gpu.sm_count, sizeof *m->port_free);
-    m->ntags = (uint64_t)(cfg->l2.size_bytes / cfg->coalesce.line_bytes);
-    if (m->ntags < 1)
-        m->ntags = 1;
-    m->tags = calloc(m->ntags, sizeof *m->tags);
-    int ok = m->slices && m->port_free && m->tags;
+    int ok = m->slices && m->port_free && l2_tags_open(&m->tags, (uint64_t)(cfg->l2.size_bytes / cfg->coalesce.line_bytes)) == 0;
     for (int s = 0; ok && s < m->nslices; s++)
         ok = (m->slices[s].ring = calloc((size_t)m->qdepth, sizeof(double))) != NULL;
     /* Buffers sit on separate 1 MiB-aligned ranges, as allocations would. */
@@ -263,12 +258,17 @@ int mem_open(const cfg_config *cfg, const sim_layout *lay, int nwarps, uint64_t 
     /* H100 bitmask, one workgroup per SM: its atomics lengthen a
      * workgroup's life by an L2 round trip, not a DRAM one; the harness's
      * clear left the 2 MiB target in L2.  Lines past capacity evict the
-     * first ones, as the clear's own writes would have. */
+     * first ones, as the clear's own writes would have.  They start clean:
+     * H100 distinct-lines past capacity costs 150-155 bytes of DRAM an op
+     * (n = 2^20 at P = 2^19 and 2^20: 52.0 and 52.9 us), a fill and one
+     * dirty sector back, where lines the clear left dirty would add a
+     * whole line's write-back to the first 409,600 misses (66 us). */
     for (int b = 0; ok && cfg->l2.warm_start && b < m->nbuf; b++) {
         const buffer *bf = &m->buf[b];
         uint64_t lines = (bf->words_n * bf->stride_bytes + (1ull << m->line_shift) - 1) >> m->line_shift;
+        uint32_t evicted;
         for (uint64_t l = bf->base_line; l < bf->base_line + lines; l++)
-            m->tags[l % m->ntags] = l + 1;
+            l2_tags_touch(&m->tags, l, 0, &evicted);
     }
     if (ok && lay->cas && cfg->l2.cas_service != CFG_CAS_ARRIVAL)
         ok = cas_open(m, lay, nwarps, seed);
@@ -297,7 +297,7 @@ void mem_close(mem_sys *m)
     free(m->qclass);
     free(m->slices);
     free(m->port_free);
-    free(m->tags);
+    l2_tags_close(&m->tags);
     for (int b = 0; b < m->nbuf; b++) {
         free(m->buf[b].words);
         free(m->buf[b].stores);
@@ -518,32 +518,43 @@ static double dram_slot(mem_sys *m, double start, double bytes)
     return start > bound ? start : bound;
 }
 
-/* Bytes request r moves to or from DRAM: its distinct 32-byte sectors.
- * Computed only when needed (a miss, a store), not per lane. */
-static double req_bytes(const mem_sys *m, int r)
+/* The 32-byte sectors request r touches, one bit each (a walk of its
+ * ops, not of its lanes). */
+static uint32_t req_sectors(const mem_sys *m, int r)
 {
     uint32_t sectors = 0;
     for (int o = m->req_first[r]; o >= 0; o = m->op_next[o])
         sectors |= 1u << m->op_sector[o];
-    return 32.0 * __builtin_popcount(sectors);
+    return sectors;
 }
 
-/* L2 residency: 1 when the line was not resident (a miss, counted; the
- * line is resident from now on). */
-static int line_miss(mem_sys *m, uint64_t line)
+/* Bytes request r moves to or from DRAM: its distinct sectors. */
+static double req_bytes(const mem_sys *m, int r)
 {
-    uint64_t *tag = &m->tags[line % m->ntags];
-    if (*tag == line + 1)
+    return 32.0 * __builtin_popcount(req_sectors(m, r));
+}
+
+/* L2 residency of an atomic's line, whose `sectors` it updates: 1 when the
+ * line was not resident (a miss, counted; resident from now on).  The line
+ * it evicts writes its dirty sectors back: DRAM bandwidth, which no reply
+ * waits for. */
+static int line_miss(mem_sys *m, uint64_t line, uint32_t sectors)
+{
+    uint32_t evicted;
+    if (!l2_tags_touch(&m->tags, line, sectors, &evicted))
         return 0;
     m->misses++;
-    *tag = line + 1;
+    m->dram_bytes += 32.0 * __builtin_popcount(evicted);
     return 1;
 }
 
-/* A miss costs a DRAM round trip and DRAM bandwidth. */
+/* A miss costs a DRAM round trip and the bandwidth of a whole line's fill
+ * (H100 distinct-lines, a miss every op: 151-155 bytes an op, n = 983,867
+ * at P = 1.7 million lines and n = 2^20 at P = 2^20, where a 32-byte
+ * sector and its write-back would be 64). */
 static double line_ready(mem_sys *m, uint64_t line, double start, int r)
 {
-    return line_miss(m, line) ? dram_slot(m, start, req_bytes(m, r)) + m->dram_lat : start;
+    return line_miss(m, line, req_sectors(m, r)) ? dram_slot(m, start, m->line_bytes) + m->dram_lat : start;
 }
 
 /* Applies one op's lanes to memory in lane order and sets their results. */
@@ -756,7 +767,6 @@ int mem_cas_send(mem_sys *m, int w, int sm, double t, const sim_op *op, uint32_t
         q->line = m->req_line[r];
         q->arrival = cross_halves(m, sm, q->line, t, t + m->xbar, port);
         q->busy = passes * (op->atomic == SIM_ATOMIC_CAS ? m->cas_issue : m->issue);
-        q->bytes = req_bytes(m, r);
         q->warp = w;
         q->lane_chain = merge && !aggregated && m->merged_lane > 0;
         /* SMs feed a slice through nsources queues, contiguous groups of
@@ -861,7 +871,12 @@ static int serve_one(mem_sys *m, slice *sl, double t)
         if (r > wait)
             wait = r;
     }
-    double base = line_miss(m, q->line) ? dram_slot(m, t, q->bytes) + m->dram_lat : t;
+    uint32_t sectors = 0;
+    for (uint64_t mask = q->lanes; mask; mask &= mask - 1) {
+        uint64_t byte = (uint64_t)op->index[__builtin_ctzll(mask)] * bf->stride_bytes;
+        sectors |= 1u << ((byte & (uint64_t)(m->line_bytes - 1)) >> 5);
+    }
+    double base = line_miss(m, q->line, sectors) ? dram_slot(m, t, m->line_bytes) + m->dram_lat : t;
     /* resolved now, in lane order: same-word lanes of one request are one
      * merged op whose first lane can win */
     int cas = op->atomic == SIM_ATOMIC_CAS;
