@@ -201,11 +201,26 @@ double mdl_atomic_dram_bytes(const cfg_config *c, double lines, double ops, int 
 
 /* ---- compare-and-swap (formulas_cas.c) ---------------------------------- */
 
+/* The atomic unit's cycles per sector pass of a compare-and-swap request
+ * (l2.cas_issue_cycles; atomic_issue_cycles when 0), as the simulator
+ * charges them. */
+double mdl_cas_issue_cycles(const cfg_config *c);
+
 /* CAS retry amplification for N contenders on one word of which at most
  * `cap` are in their loop at once: attempts = sum over the successes of the
  * contenders still active, N(N+1)/2 when every contender is active (seed
  * 000's figure) and cap (N - cap) + cap (cap + 1) / 2 otherwise. */
 double mdl_cas_attempts(double contenders, double cap);
+/* The same when only `active` of the cap's contenders are in their loops
+ * once the race is under way (mdl_cas_active_share). */
+double mdl_cas_attempts_at(double contenders, double cap, double active);
+
+/* Share of a workgroup slot's time that its `slot_contenders` contenders
+ * spend in their loops: the slot frees only when its last one wins, so the
+ * slots of a wave refill together and each wave's race drains to its end;
+ * k contenders at uniform places in it keep (k + 1) / (2k) of the slot's
+ * share of the cap busy (1 for one contender, 1/2 for many). */
+double mdl_cas_active_share(double slot_contenders);
 
 /* Time of one word's CAS race: every success waits for the slower of the
  * loop's round trip and the queue of attempts ahead of it, summed in closed
@@ -220,14 +235,28 @@ typedef struct mdl_cas_race {
     double rtt_cycles;                /* one iteration of the loop, uncontended */
 } mdl_cas_race;
 void mdl_cas_race_of(const cfg_config *c, double contenders, double cap, double lanes_per_warp, double lane_cycles,
-                     mdl_cas_race *r);
+                     double slot_contenders, mdl_cas_race *r);
 
 /* Sub-word CAS emulation: `bins` bins of `bits` bits packed 32/bits to a
- * word; n threads race per word.  Returns words and contenders per word. */
+ * word; n threads race per word.  Returns words and contenders per word,
+ * and how the words lie: full lines, then a last line of last_words words,
+ * placed on the slices by the config's hash (its busiest slice's full
+ * lines, and the full lines that share a slice with the last line). */
 typedef struct mdl_subword {
     double words, lines, per_word, bins_per_word;
+    double full_lines, last_words;
+    double busiest_full, partial_slice_full;
 } mdl_subword;
 void mdl_subword_of(const cfg_config *c, double n, double bins, int bits, mdl_subword *s);
+
+/* One warp CAS instruction of `a` active lanes on uniform words of the
+ * sub-word buffer: its line requests, atomic-unit passes (all slices, and
+ * the busiest slice's) and distinct words, in expectation.  A short last
+ * line draws fewer lanes and has fewer sectors to pass over. */
+typedef struct mdl_subword_instr_t {
+    double requests, passes, busiest_passes, words_hit;
+} mdl_subword_instr_t;
+void mdl_subword_instr(const cfg_config *c, const mdl_subword *s, double a, mdl_subword_instr_t *o);
 
 /* ---- shared memory and privatization (formulas_smem.c) ------------------ */
 

@@ -4,8 +4,27 @@
 #include "formulas.h"
 
 #include <math.h>
+#include <string.h>
+
+double mdl_cas_issue_cycles(const cfg_config *c)
+{
+    return c->l2.cas_issue_cycles > 0 ? c->l2.cas_issue_cycles : c->l2.atomic_issue_cycles;
+}
 
 double mdl_cas_attempts(double n, double cap)
+{
+    return mdl_cas_attempts_at(n, cap, 1);
+}
+
+/* The contenders of one slot sit at uniform places in the race they joined
+ * together, and the slot frees only when its last one wins (k/(k+1) of the
+ * way): its contenders are in their loops (1/2)/(k/(k+1)) of its time. */
+double mdl_cas_active_share(double slot_contenders)
+{
+    return slot_contenders > 1 ? (slot_contenders + 1) / (2 * slot_contenders) : 1;
+}
+
+double mdl_cas_attempts_at(double n, double cap, double active)
 {
     if (n <= 0)
         return 0;
@@ -13,7 +32,8 @@ double mdl_cas_attempts(double n, double cap)
         return n * (n + 1) / 2;
     if (cap < 1) /* fewer than one contender at a time is one at a time: n attempts */
         cap = 1;
-    return cap * (n - cap) + cap * (cap + 1) / 2;
+    double busy = active * cap > 1 ? active * cap : 1;
+    return busy * (n - cap) + cap * (cap + 1) / 2;
 }
 
 /* sum_{j=1..a} max(rtt, j c), continuous in the crossover j0 = rtt / c. */
@@ -32,7 +52,8 @@ static double sum_max_linear(double a, double rtt, double c)
  * lane to see the new value re-enters behind them.  So with k contenders
  * in their loops a success costs the whole queue, k lanes at lane_cycles
  * each, or one loop round trip when the queue is shorter than that. */
-void mdl_cas_race_of(const cfg_config *c, double n, double cap, double m, double lane_cycles, mdl_cas_race *r)
+void mdl_cas_race_of(const cfg_config *c, double n, double cap, double m, double lane_cycles, double slot_contenders,
+                     mdl_cas_race *r)
 {
     if (m < 1)
         m = 1;
@@ -41,16 +62,96 @@ void mdl_cas_race_of(const cfg_config *c, double n, double cap, double m, double
     if (cap < 1 && n >= 1)
         cap = 1;
     r->rtt_cycles = mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions);
-    r->attempts = mdl_cas_attempts(n, cap);
+    double active = mdl_cas_active_share(slot_contenders), busy = fmax(active * cap, 1);
+    r->attempts = mdl_cas_attempts_at(n, cap, active);
     r->ops = c->coalesce.merge_cas ? r->attempts / m : r->attempts;
-    r->cycles = sum_max_linear(cap, r->rtt_cycles, lane_cycles) + (n - cap) * fmax(r->rtt_cycles, cap * lane_cycles);
+    r->cycles = sum_max_linear(cap, r->rtt_cycles, lane_cycles) + (n - cap) * fmax(r->rtt_cycles, busy * lane_cycles);
+}
+
+/* The slice a line goes to, as the simulator's hash places it: the
+ * ignored bits squeezed out, then mod slice_count (from a 1 MiB-aligned
+ * buffer, whose first line has its low bits clear).  -1 for the xor hash,
+ * which no closed form follows. */
+static long slice_of_line(const cfg_config *c, long line)
+{
+    if (c->l2.slice_hash != CFG_HASH_MOD)
+        return -1;
+    line /= c->l2.interleave_lines > 1 ? c->l2.interleave_lines : 1;
+    unsigned mask = (unsigned)c->l2.hash_ignore_mask;
+    int low_bits = mask ? 32 - __builtin_clz(mask) : 0, kept = 0;
+    long packed = 0;
+    for (int b = 0; b < low_bits; b++)
+        if (!(mask >> b & 1))
+            packed |= (line >> b & 1) << kept++;
+    packed |= line >> low_bits << kept;
+    return packed % c->l2.slice_count;
+}
+
+/* Full lines on the busiest slice, and on the partial line's slice: counted
+ * line by line for up to MAX_COUNTED lines, else the chunked estimate
+ * (mdl_busiest_slice_lines), where one short line matters little. */
+#define MAX_COUNTED 4096
+#define MAX_SLICES 4096 /* l2.slice_count's upper bound (options.c) */
+static void busiest_of(const cfg_config *c, mdl_subword *s)
+{
+    long full = (long)s->full_lines, total = full + (s->last_words > 0);
+    s->busiest_full = s->partial_slice_full = 0;
+    if (total > MAX_COUNTED || slice_of_line(c, 0) < 0) {
+        s->busiest_full = fmin(mdl_busiest_slice_lines(c, s->lines), (double)full);
+        s->partial_slice_full = s->busiest_full - (s->last_words > 0 && s->busiest_full >= 1);
+        return;
+    }
+    int count[MAX_SLICES];
+    memset(count, 0, sizeof count);
+    for (long l = 0; l < full; l++) {
+        long sl = slice_of_line(c, l) % MAX_SLICES;
+        if (++count[sl] > s->busiest_full)
+            s->busiest_full = count[sl];
+    }
+    if (s->last_words > 0)
+        s->partial_slice_full = count[slice_of_line(c, full) % MAX_SLICES];
 }
 
 void mdl_subword_of(const cfg_config *c, double n, double bins, int bits, mdl_subword *s)
 {
-    double per = 32.0 / bits;
+    double per = 32.0 / bits, line_words = c->coalesce.line_bytes / 4.0;
     s->bins_per_word = bins < per ? bins : per;
     s->words = ceil(bins / per);
-    s->lines = ceil(s->words / (c->coalesce.line_bytes / 4.0));
+    s->lines = ceil(s->words / line_words);
+    s->full_lines = floor(s->words / line_words);
+    s->last_words = s->words - s->full_lines * line_words;
     s->per_word = n / s->words;
+    busiest_of(c, s);
+}
+
+/* Expected sectors hit by `a` uniform lanes over `words` of the buffer's
+ * `total` words, in 8-word sectors from a sector boundary. */
+static double sectors_hit(double a, double words, double total)
+{
+    double full = floor(words / 8), rest = words - full * 8;
+    double hit = full * -expm1(a * log1p(-8 / total));
+    if (rest > 0)
+        hit += -expm1(a * log1p(-rest / total));
+    return hit;
+}
+
+void mdl_subword_instr(const cfg_config *c, const mdl_subword *s, double a, mdl_subword_instr_t *o)
+{
+    double line_words = c->coalesce.line_bytes / 4.0, W = s->words, line_passes[2] = { 0, 0 };
+    int merged = c->coalesce.merge_cas;
+    o->requests = o->passes = o->words_hit = 0;
+    /* a line of w words is hit with 1 - (1 - w/W)^a; merged, it takes a
+     * pass per sector hit, otherwise its sectors' most-hit words' lanes */
+    for (int part = 0; part < 2; part++) {
+        double w = part ? s->last_words : line_words, lines = part ? (s->last_words > 0) : s->full_lines;
+        if (w <= 0 || lines <= 0)
+            continue;
+        double p_hit = w >= W ? 1 : -expm1(a * log1p(-w / W));
+        double per_line = a * w / W / p_hit;
+        line_passes[part] = merged ? sectors_hit(a, w, W) : p_hit * mdl_request_passes(c, per_line, 0, w, 0);
+        o->requests += lines * p_hit;
+        o->passes += lines * line_passes[part];
+        o->words_hit += lines * p_hit * mdl_distinct(w, per_line);
+    }
+    o->busiest_passes = fmax(s->busiest_full * line_passes[0], s->partial_slice_full * line_passes[0] + line_passes[1]);
 }

@@ -27,6 +27,7 @@ typedef struct body {
     double ret_requests;              /* of atomics whose old value is used */
     double addr_cycles;               /* the hottest word's dependency chain */
     double slice_passes;              /* atomic-unit passes on the busiest slice */
+    double slice_cas_passes;          /* the same for compare-and-swap, at their own rate */
     double stores;                    /* store line requests */
     double half_requests;             /* requests to the busier half of the L2 */
     double dram_bytes;
@@ -294,10 +295,13 @@ static double cas_lane_cycles(const cfg_config *c)
 
 static double cas_request_cycles(const cfg_config *c, double passes, double merged_lanes)
 {
-    if (c->model.cas_request_cycles <= 0)
-        return mdl_chain_cycles_at(c, 1, passes, merged_lanes, cas_lane_cycles(c));
-    return (passes > 1 ? passes - 1 : 0) * c->l2.atomic_issue_cycles + c->model.cas_request_cycles +
-           (merged_lanes > 0 ? merged_lanes : 0) * cas_lane_cycles(c);
+    double issue = mdl_cas_issue_cycles(c), lanes = merged_lanes > 0 ? merged_lanes : 0;
+    double before = (passes > 1 ? passes - 1 : 0) * issue;
+    if (c->model.cas_request_cycles > 0)
+        return before + c->model.cas_request_cycles + lanes * cas_lane_cycles(c);
+    /* the simulator's chain on a word: its passes at the CAS rate, then
+     * same_address_cycles and merged_lane_cycles per extra merged lane */
+    return fmax(before + c->l2.same_address_cycles + lanes * cas_lane_cycles(c), passes * issue);
 }
 
 static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, const mdl_occupancy *o)
@@ -315,20 +319,55 @@ static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, co
     double m = cas.lanes; /* contending lanes a warp brings */
     double req_passes = c->coalesce.merge_cas ? 1 : m;
     double per_request = cas_request_cycles(c, req_passes, c->coalesce.merge_cas ? m - 1 : 0);
-    mdl_cas_race_of(c, contenders, cas_cap(o, p->wg, s, contenders), m, per_request / m, &race);
+    double slot = p->wg * s / p_any(s, p->wg); /* contenders a workgroup brings, given any */
+    mdl_cas_race_of(c, contenders, cas_cap(o, p->wg, s, contenders), m, per_request / m, slot, &race);
     double cas_instr = race.attempts / m;
     b->atomic_instr += cas_instr;
     b->requests += cas_instr;
     b->ret_requests += cas_instr;
     b->ops += race.ops;
     b->lanes += race.attempts;
-    b->slice_passes += cas_instr * req_passes;
+    b->slice_cas_passes += cas_instr * req_passes;
     b->warp_instr += cas_instr * (1 + c->core.cas_loop_instructions) + contenders / m;
     b->cas_attempts = race.attempts;
     b->cas_failures = race.attempts - contenders;
     b->cas_cycles = race.cycles;
     b->stores = contenders; /* one scattered store per success */
     b->dram_bytes += contenders * 4;
+}
+
+/* A warp's CAS instructions while it drains: its loop runs until its last
+ * lane wins, and its lanes win at uniform places in their words' races of
+ * `rounds` rounds, so its j-th of them carries L (rounds - j + 1) / rounds
+ * lanes (a warp of 32 lanes averages 16.5).  Per attempt, over its
+ * instructions: the instructions, their line requests and atomic-unit
+ * passes, and the lanes a request brings to one line and to one word. */
+typedef struct sw_drain {
+    double instr, requests, passes, busiest_passes; /* per attempt */
+    double lanes_line, words_hit;     /* per request */
+} sw_drain;
+
+static void subword_drain(const cfg_config *c, const mdl_subword *sw, double rounds, sw_drain *d)
+{
+    double L = c->gpu.subgroup_size;
+    int steps = rounds < 1 ? 1 : rounds > L ? (int)L : (int)ceil(rounds);
+    double lanes = 0, requests = 0, passes = 0, busiest = 0, words_hit = 0;
+    for (int j = 1; j <= steps; j++) {
+        mdl_subword_instr_t in;
+        double a = L * j / steps;
+        mdl_subword_instr(c, sw, a, &in);
+        lanes += a;
+        requests += in.requests;
+        passes += in.passes;
+        busiest += in.busiest_passes;
+        words_hit += in.words_hit;
+    }
+    d->instr = steps / lanes;
+    d->requests = requests / lanes;
+    d->passes = passes / lanes;
+    d->busiest_passes = busiest / lanes;
+    d->lanes_line = lanes / requests;
+    d->words_hit = words_hit / requests;
 }
 
 /* Every thread updates one 8- or 16-bit bin: read the word, then a CAS loop
@@ -338,7 +377,6 @@ static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, co
  * the 2 to 8 words of one line. */
 static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const mdl_occupancy *o, int bits)
 {
-    double L = c->gpu.subgroup_size;
     mdl_subword sw;
     mdl_warp_op read;
     mdl_subword_of(c, (double)p->n, p->bins, bits, &sw);
@@ -348,35 +386,44 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     b->lifetime = mdl_alu_chain_cycles(c, instr(c, 1, 0, 1, 1) + 2) + mdl_global_atomic_latency_cycles(c) + 1 +
                   c->core.exit_cycles;
     b->tail = mdl_global_atomic_latency_cycles(c);
-    double words_per_line = c->coalesce.line_bytes / 4.0;
-    double line_words = sw.words < words_per_line ? sw.words : words_per_line;
-    /* lanes a warp brings to one word, and to one line */
-    double m = L / sw.words / p_any(1 / sw.words, L);
-    double lines_hit = mdl_distinct(sw.lines, L), lanes_line = L / lines_hit;
-    int merged = c->coalesce.merge_cas;
-    double req_passes = mdl_request_passes(c, lanes_line, 0, line_words, merged);
-    /* merged, the atomic unit compares every lane of the request in turn:
-     * the other words' lanes hold this word too (H100: two words of one line
-     * with half the contenders each take 0.54x one word's time, where
-     * independent races would take 0.25x) */
-    double words_hit = mdl_distinct(line_words, lanes_line);
-    double per_request = cas_request_cycles(c, req_passes, merged ? lanes_line - words_hit : 0);
     double resident = fmin((double)p->n, o->resident_wgs * p->wg);
     double cap = fmin(sw.per_word, resident / sw.words);
+    /* a lane's mean place in its word's race, (rounds + 1) / 2 */
+    double per_lane = mdl_cas_attempts_at(sw.per_word, cap, mdl_cas_active_share(p->wg)) / sw.per_word;
+    sw_drain d;
+    subword_drain(c, &sw, 2 * per_lane - 1, &d);
+    int merged = c->coalesce.merge_cas;
+    /* lanes a warp brings to one word, given it brings any */
+    double m = d.lanes_line / d.words_hit;
+    double req_passes = d.passes / d.requests;
+    /* merged, a request holds its words for its most-hit word's extra
+     * lanes (the simulator's chain, waiting for every word it updates); the
+     * model's own H100 costs (model.cas_request_cycles) charge every lane
+     * of the request instead: two words of one line with half the
+     * contenders each take 0.54x one word's time on the H100, where
+     * independent races would take 0.25x */
+    double line_words = fmin(sw.words, c->coalesce.line_bytes / 4.0);
+    double hold = c->model.cas_request_cycles > 0 ? d.lanes_line - d.words_hit /* every lane of it */
+                                                   : fmax(m, mdl_max_load(d.lanes_line, line_words)) - 1;
+    double per_request = cas_request_cycles(c, req_passes, merged ? hold : 0);
     mdl_cas_race race;
-    mdl_cas_race_of(c, sw.per_word, cap, m, per_request / m, &race);
+    mdl_cas_race_of(c, sw.per_word, cap, m, per_request / m, p->wg, &race);
     double attempts = race.attempts * sw.words;
-    double cas_instr = attempts / L, requests = cas_instr * lines_hit;
+    double cas_instr = attempts * d.instr, requests = attempts * d.requests;
     b->atomic_instr += cas_instr;
     b->requests += requests;
     b->ret_requests += requests;
     b->ops += race.ops * sw.words;
     b->lanes += attempts;
-    b->slice_passes += requests * req_passes * busiest_share(c, sw.lines, 1 / sw.lines);
+    b->slice_cas_passes += attempts * d.busiest_passes;
     b->warp_instr += cas_instr * (1 + c->core.cas_loop_instructions);
     b->cas_attempts = attempts;
     b->cas_failures = attempts - (double)p->n;
-    b->cas_cycles = race.cycles;
+    /* the kernel ends with the race of its most-contended word */
+    double n_max = sw.words > 1 ? fmax(mdl_max_load((double)p->n, sw.words), sw.per_word) : sw.per_word;
+    mdl_cas_race last;
+    mdl_cas_race_of(c, n_max, cap * n_max / sw.per_word, m, per_request / m, p->wg, &last);
+    b->cas_cycles = last.cycles;
 }
 
 static const char *const term_names[MDL_T_COUNT] = {
@@ -455,7 +502,8 @@ int mdl_predict_terms(const cfg_config *c, const pat_params *p, atom_stats *st, 
     tt.cycles[MDL_T_SLOTS] = mdl_slot_cycles(c, &o, b.lifetime) + (o.waves > 1 ? o.waves - 1 : 0) * b.ack_wait;
     tt.cycles[MDL_T_LSU] = mdl_lsu_cycles(c, b.requests + b.stores) +
                            b.ret_requests * c->coalesce.lsu_return_cycles_per_request / c->gpu.sm_count;
-    tt.cycles[MDL_T_SLICE] = b.slice_passes * c->l2.atomic_issue_cycles + mdl_l2_store_cycles(c, b.stores);
+    tt.cycles[MDL_T_SLICE] = b.slice_passes * c->l2.atomic_issue_cycles + b.slice_cas_passes * mdl_cas_issue_cycles(c) +
+                             mdl_l2_store_cycles(c, b.stores);
     if (b.requests > 0)
         tt.cycles[MDL_T_HALF] = mdl_partition_cycles(c, b.requests, b.half_requests / b.requests,
                                                      c->coalesce.lsu_cycles_per_request +

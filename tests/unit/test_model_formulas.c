@@ -94,11 +94,39 @@ static void test_cas_attempts(void **state)
     cfg_config c;
     config(&c);
     mdl_cas_race r1, r2;
-    mdl_cas_race_of(&c, 1000, 1000, 1, 2.0, &r1);
-    mdl_cas_race_of(&c, 2000, 2000, 1, 2.0, &r2);
+    mdl_cas_race_of(&c, 1000, 1000, 1, 2.0, 1, &r1);
+    mdl_cas_race_of(&c, 2000, 2000, 1, 2.0, 1, &r2);
     assert_true(r2.cycles / r1.cycles > 3 && r2.cycles / r1.cycles < 4.5); /* quadratic once the queue dominates */
-    mdl_cas_race_of(&c, 3, 3, 1, 2.0, &r1);
+    mdl_cas_race_of(&c, 3, 3, 1, 2.0, 1, &r1);
     assert_float_equal(r1.cycles, 3 * r1.rtt_cycles, 1e-9); /* a short queue: one round trip per success */
+    /* a workgroup slot frees only when its last contender wins: one
+     * contender keeps its share of the cap busy, many keep half of it */
+    assert_float_equal(mdl_cas_active_share(1), 1, 0);
+    assert_float_equal(mdl_cas_active_share(3), 4.0 / 6, 1e-12);
+    assert_true(fabs(mdl_cas_active_share(1024) - 0.5) < 0.001);
+    /* the whole race resident: the slots never refill, the share is moot */
+    assert_float_equal(mdl_cas_attempts_at(64, 64, 0.5), seed_cas_attempts(64), 0);
+    /* 10 contenders, cap 4 of which 2 busy: 6 successes at 2 each, then 4+3+2+1 */
+    assert_float_equal(mdl_cas_attempts_at(10, 4, 0.5), 6 * 2 + 10, 0);
+}
+
+static void test_subword_layout(void **state)
+{
+    (void)state;
+    cfg_config c;
+    config(&c);
+    mdl_subword s;
+    /* u16, 329 bins: 165 words, five full lines and a last line of 5 words */
+    mdl_subword_of(&c, 524288, 329, 16, &s);
+    assert_float_equal(s.words, 165, 0);
+    assert_float_equal(s.full_lines, 5, 0);
+    assert_float_equal(s.last_words, 5, 0);
+    mdl_subword_instr_t in;
+    mdl_subword_instr(&c, &s, 32, &in);
+    /* the short line draws 5/165 of the lanes and has one sector to pass */
+    assert_true(in.requests > 5.5 && in.requests < 5.7); /* 5 x 0.999 + 1 - (160/165)^32 */
+    assert_true(in.passes < 5 * 4 + 1);
+    assert_true(in.busiest_passes <= in.passes + 1e-9);
 }
 
 static void test_request_passes(void **state)
@@ -311,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_seed_numbers),
         cmocka_unit_test(test_distinct_and_max_load),
         cmocka_unit_test(test_cas_attempts),
+        cmocka_unit_test(test_subword_layout),
         cmocka_unit_test(test_request_passes),
         cmocka_unit_test(test_slice_chunks),
         cmocka_unit_test(test_partition_share),
