@@ -6,7 +6,7 @@
 # not part of `make test`, which runs the tiny tests/check_against_sim.sh.
 #
 # Run time: 6 minutes on the 2-core build machine (5 min 57 s on 2026-11-24;
-# 10 minutes while other jobs shared it).  Nearly all of it is
+# 16 minutes on one core while other jobs shared the machine).  Nearly all of it is
 # compare-and-swap rows: the simulator's events grow with the square of the
 # threads racing on a word.  With the config's own budget (sim.max_events =
 # 2e8), the 37 rows past 2e7 events alone had not all run after 25 minutes
