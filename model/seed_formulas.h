@@ -1,5 +1,5 @@
 /* seed_formulas.h - the three seed documents' formulas exactly as they
- * state them (../shared/seeds/), so that `atomsim check` can hold each one
+ * state them (docs/seeds/), so that `atomsim check` can hold each one
  * against the simulator and the measured datasets.  They are hypotheses:
  * nothing in the model or the dispatcher depends on them being right.
  *
