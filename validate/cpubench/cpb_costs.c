@@ -56,7 +56,9 @@ static timing measure(cpb_pool *pool, cpb_task_fn fn, cpb_kjob *job, int reps, i
         t[r] = cpb_now_us() - t0;
     }
     qsort(t, (size_t)reps, sizeof t[0], cmp_double);
-    timing m = { t[reps / 2], t[0], t[reps - 1] };
+    /* to the nanosecond the CSV keeps, so that --from-csv derives the
+     * same config from the CSV as this run does */
+    timing m = { round(t[reps / 2] * 1e3) / 1e3, round(t[0] * 1e3) / 1e3, round(t[reps - 1] * 1e3) / 1e3 };
     return m;
 }
 
