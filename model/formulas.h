@@ -157,6 +157,20 @@ double mdl_chain_cycles_at(const cfg_config *c, double requests, double passes, 
  * approximation, Gaussian tail for large means). */
 double mdl_max_load(double balls, double bins);
 
+/* The simulator's slice hash for l2.slice_hash = mod (memsys.c), set up
+ * once per buffer: the line index with the ignored low bits squeezed out,
+ * modulo the slice count, from a 1 MiB-aligned buffer whose first line has
+ * its low bits clear.  ok is 0 for the xor hash, which no closed form
+ * follows, and for slice counts past MDL_MAX_SLICES. */
+#define MDL_MAX_COUNTED_LINES 4096    /* lines worth counting one by one */
+#define MDL_MAX_SLICES 4096           /* l2.slice_count's upper bound (options.c) */
+typedef struct mdl_slice_hash {
+    int ok, low_bits, nkept, kept[32];
+    long interleave, slices;
+} mdl_slice_hash;
+void mdl_slice_hash_init(const cfg_config *c, mdl_slice_hash *h);
+long mdl_slice_of_line(const mdl_slice_hash *h, long line);
+
 /* Lines that the busiest slice holds when `lines` consecutive lines are
  * spread by the slice hash, in chunks of l2.interleave_lines: consecutive
  * chunks land on distinct slices. */
@@ -269,6 +283,10 @@ double mdl_smem_warp_cycles(const cfg_config *c, double lanes, double words);
  * lifetime in cycles (without global-atomic queueing) and, in *flush_ops,
  * how many global atomics its flush sends. */
 double mdl_privatized_histogram_cycles(const cfg_config *c, int wg, double bins, double *flush_ops);
+/* A workgroup's flush on the busiest slice: the atomic-unit passes of its
+ * line requests (one pass per sector with a non-zero bin, each bin
+ * non-zero with probability p_nonzero), lines placed by the slice hash. */
+double mdl_flush_busiest_passes(const cfg_config *c, double bins, double p_nonzero);
 
 /* Cycles one privatized-histogram workgroup keeps its SM's shared-memory
  * unit busy (zeroing stores, the atomics, the flush loads). */

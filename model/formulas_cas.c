@@ -68,67 +68,30 @@ void mdl_cas_race_of(const cfg_config *c, double n, double cap, double m, double
     r->cycles = sum_max_linear(cap, r->rtt_cycles, lane_cycles) + (n - cap) * fmax(r->rtt_cycles, busy * lane_cycles);
 }
 
-/* The slice a line goes to, as the simulator's hash places it: the
- * ignored bits squeezed out, then mod slice_count (from a 1 MiB-aligned
- * buffer, whose first line has its low bits clear).  -1 for the xor hash,
- * which no closed form follows. */
-/* The slice hash of memsys.c for CFG_HASH_MOD, set up once per buffer:
- * the line index with the ignored low bits squeezed out, modulo the slice
- * count.  kept[] lists the low bits that stay, in order. */
-typedef struct slice_hash {
-    int ok, low_bits, nkept, kept[32];
-    long interleave, slices;
-} slice_hash;
-
-static void slice_hash_init(const cfg_config *c, slice_hash *h)
-{
-    unsigned mask = (unsigned)c->l2.hash_ignore_mask;
-    h->ok = c->l2.slice_hash == CFG_HASH_MOD;
-    h->interleave = c->l2.interleave_lines > 1 ? c->l2.interleave_lines : 1;
-    h->slices = c->l2.slice_count;
-    h->low_bits = mask ? 32 - __builtin_clz(mask) : 0;
-    h->nkept = 0;
-    for (int b = 0; b < h->low_bits; b++)
-        if (!(mask >> b & 1))
-            h->kept[h->nkept++] = b;
-}
-
-static long slice_of_line(const slice_hash *h, long line)
-{
-    line /= h->interleave;
-    long packed = 0;
-    for (int k = 0; k < h->nkept; k++)
-        packed |= (line >> h->kept[k] & 1) << k;
-    packed |= line >> h->low_bits << h->nkept;
-    return packed % h->slices;
-}
-
 /* Full lines on the busiest slice, and on the partial line's slice: counted
- * line by line for up to MAX_COUNTED lines, else the chunked estimate
+ * line by line for up to MDL_MAX_COUNTED_LINES lines, else the chunked estimate
  * (mdl_busiest_slice_lines), where one short line matters little. */
-#define MAX_COUNTED 4096
-#define MAX_SLICES 4096 /* l2.slice_count's upper bound (options.c) */
 static void busiest_of(const cfg_config *c, mdl_subword *s)
 {
     long full = (long)s->full_lines, total = full + (s->last_words > 0);
-    slice_hash h;
-    slice_hash_init(c, &h);
+    mdl_slice_hash h;
+    mdl_slice_hash_init(c, &h);
     s->busiest_full = s->partial_slice_full = 0;
-    if (total > MAX_COUNTED || !h.ok || h.slices < 1 || h.slices > MAX_SLICES) {
+    if (total > MDL_MAX_COUNTED_LINES || !h.ok) {
         s->busiest_full = fmin(mdl_busiest_slice_lines(c, s->lines), (double)full);
         s->partial_slice_full = s->busiest_full - (s->last_words > 0 && s->busiest_full >= 1);
         return;
     }
-    int count[MAX_SLICES];
+    int count[MDL_MAX_SLICES];
     /* only the slices there are: an export asks this for every cell */
     memset(count, 0, (size_t)h.slices * sizeof count[0]);
     for (long l = 0; l < full; l++) {
-        long sl = slice_of_line(&h, l);
+        long sl = mdl_slice_of_line(&h, l);
         if (++count[sl] > s->busiest_full)
             s->busiest_full = count[sl];
     }
     if (s->last_words > 0)
-        s->partial_slice_full = count[slice_of_line(&h, full)];
+        s->partial_slice_full = count[mdl_slice_of_line(&h, full)];
 }
 
 void mdl_subword_of(const cfg_config *c, double n, double bins, int bits, mdl_subword *s)

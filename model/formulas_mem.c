@@ -242,6 +242,29 @@ double mdl_max_load(double balls, double bins)
     return e < balls ? e : balls;
 }
 
+void mdl_slice_hash_init(const cfg_config *c, mdl_slice_hash *h)
+{
+    unsigned mask = (unsigned)c->l2.hash_ignore_mask;
+    h->interleave = c->l2.interleave_lines > 1 ? c->l2.interleave_lines : 1;
+    h->slices = c->l2.slice_count;
+    h->ok = c->l2.slice_hash == CFG_HASH_MOD && h->slices >= 1 && h->slices <= MDL_MAX_SLICES;
+    h->low_bits = mask ? 32 - __builtin_clz(mask) : 0;
+    h->nkept = 0;
+    for (int b = 0; b < h->low_bits; b++)
+        if (!(mask >> b & 1))
+            h->kept[h->nkept++] = b;
+}
+
+long mdl_slice_of_line(const mdl_slice_hash *h, long line)
+{
+    line /= h->interleave;
+    long packed = 0;
+    for (int k = 0; k < h->nkept; k++)
+        packed |= (line >> h->kept[k] & 1) << k;
+    packed |= line >> h->low_bits << h->nkept;
+    return packed % h->slices;
+}
+
 /* Lines of a run of `lines` consecutive lines that share one slice: a
  * chunk of l2.interleave_lines, doubled by each line-index bit that the
  * slice hash ignores (l2.hash_ignore_mask) and that the run spans. */

@@ -3,6 +3,7 @@
 #include "formulas.h"
 
 #include <math.h>
+#include <string.h>
 
 double mdl_nonzero_bins(double bins, double threads)
 {
@@ -27,19 +28,61 @@ double mdl_smem_warp_cycles(const cfg_config *c, double lanes, double words)
 
 /* One warp of the workgroup walks ceil(K / wg) strided iterations in the
  * zeroing and the flush loop; the warps' shared atomics queue at their SM's
- * shared-memory unit. */
+ * shared-memory unit.  As in the simulator (engine.c smem_issue), a loop's
+ * counter and address instructions issue back to back with its shared op,
+ * one cycle each, not as a dependent chain: a zeroing store costs its
+ * issue and a one-cycle pass, a flush load that and the load's latency
+ * (the test needs the word), and each flush instruction that sends
+ * anything its issue and the SM port's time. */
 double mdl_privatized_histogram_cycles(const cfg_config *c, int wg, double bins, double *flush_ops)
 {
     const cfg_core *k = &c->core;
     double L = c->gpu.subgroup_size, warps = ceil(wg / L);
     double iters = ceil(bins / wg);
-    double zero = iters * (mdl_alu_chain_cycles(c, 2) + 1);
+    double zero = iters * (2 + 1);
     double key = mdl_alu_chain_cycles(c, k->key_instructions + k->bin_instructions + k->address_instructions);
     double local = warps * mdl_smem_warp_cycles(c, L, bins) + c->smem.atomic_latency_cycles;
-    double flush = iters * (c->smem.access_latency_cycles + mdl_alu_chain_cycles(c, 2 + k->address_instructions) + 1);
+    double group = bins < L ? bins : L;
+    double sends = iters * -expm1(wg * log1p(-fmin(1, group / bins))); /* a warp's flush instructions that send */
+    double flush = iters * (2 + k->address_instructions + 1 + c->smem.access_latency_cycles) +
+                   sends * (1 + c->coalesce.lsu_cycles_per_request);
     if (flush_ops)
         *flush_ops = mdl_nonzero_bins(bins, wg);
     return zero + 2 * k->barrier_cycles + key + local + flush + k->exit_cycles;
+}
+
+/* Sectors of a line's `words` words (8 to a sector) with a non-zero bin,
+ * each bin non-zero with probability p: the passes of its flush request. */
+static double line_passes(double words, double p)
+{
+    double passes = 0;
+    for (double first = 0; first < words; first += 8) {
+        double w = words - first < 8 ? words - first : 8;
+        passes += p >= 1 ? 1 : -expm1(w * log1p(-p));
+    }
+    return passes;
+}
+
+double mdl_flush_busiest_passes(const cfg_config *c, double bins, double p_nonzero)
+{
+    double line_words = c->coalesce.line_bytes / 4.0;
+    double full = floor(bins / line_words), last = bins - full * line_words;
+    double p_full = line_passes(line_words, p_nonzero), p_last = last > 0 ? line_passes(last, p_nonzero) : 0;
+    double lines = full + (last > 0);
+    mdl_slice_hash h;
+    mdl_slice_hash_init(c, &h);
+    if (lines > MDL_MAX_COUNTED_LINES || !h.ok)
+        return (full * p_full + p_last) * mdl_busiest_slice_lines(c, lines) / lines;
+    double on[MDL_MAX_SLICES];
+    memset(on, 0, (size_t)h.slices * sizeof on[0]);
+    double busiest = 0;
+    for (long l = 0; l < (long)lines; l++) {
+        long sl = mdl_slice_of_line(&h, l);
+        on[sl] += l < (long)full ? p_full : p_last;
+        if (on[sl] > busiest)
+            busiest = on[sl];
+    }
+    return busiest;
 }
 
 double mdl_workgroup_flush_cycles(const cfg_config *c, int wg)

@@ -245,7 +245,7 @@ static void pat_histogram_shared(const cfg_config *c, const pat_params *p, body 
     b->lanes += b->workgroups * nz;
     /* bin 0 is in a flush request of every workgroup where it is non-zero */
     b->addr_cycles += mdl_same_address_chain_cycles(c, b->workgroups * p_nz, req_passes, 0);
-    b->slice_passes += requests * req_passes * busiest_share(c, lines, 1 / lines);
+    b->slice_passes += b->workgroups * mdl_flush_busiest_passes(c, bins, p_nz);
     b->dram_bytes += mdl_atomic_dram_bytes(c, lines, b->workgroups * nz, 0);
     b->tail = mdl_global_atomic_latency_cycles(c);
 }
