@@ -1,27 +1,70 @@
 # tables.mk - `make tables`: the shipped cost tables, one per calibrated GPU,
-# exported by the analytical model against the GPU host's 16-core CPU tier,
-# with error bands from the GPU's contract datasets (docs/dispatch.md).
-# A model-made table takes under a second on one core; tests/tables_fresh.sh
-# fails when a committed table differs from what this rule makes.
+# against the GPU host's 16-core CPU tier, with error bands from the GPU's
+# contract datasets (docs/dispatch.md).
+#
+# The GPU column is simulator-made where the simulator can run
+# (docs/dispatch.md, section 6: every pattern at n <= 2^22, wg 64/256/1024,
+# 0 and 32 KiB of shared memory) and model-made elsewhere. The simulator's
+# cells are expensive (core-hours), so they are kept as committed parts in
+# tables/sim/GPU/, and two rules build on them:
+#   make tables       merges the committed parts with the model's cells
+#                     (seconds); tests/tables_fresh.sh fails when a committed
+#                     table differs from what this makes;
+#   make tables-sim   re-simulates the parts (hours; prints the core-hours),
+#                     needed after any change to a GPU config or to the
+#                     simulator; tests/tables_sim_cells.sh re-simulates a
+#                     sample of committed cells and fails when they moved.
 TABLE_CPU := configs/cpu-gpuhost-16core.ini
 TABLE_RESIDUALS_h100 := validate/data/h100.csv validate/data/h100-wg-sizes-2.csv \
                         validate/data/h100-split-exit-2.csv validate/data/h100-occupancy-probe.csv
 TABLE_RESIDUALS_h200 := validate/data/h200.csv validate/data/h200-occupancy-probe.csv
+# Event budget of a simulator cell: a cell that needs more takes the model's
+# time (its source says `m`). 2e7 events is about 5 CPU-seconds; the
+# config's own 2e8 would cost about ten times the core-hours, nearly all of
+# it in compare-and-swap races the simulator still leaves to the model.
+TABLE_SIM_EVENTS := 2e7
+# Shards of tables-sim: parts are committed one file a shard.
+TABLE_SIM_SHARDS := 16
+TABLE_SIM_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
 # The export's arguments for GPU $(1); `make -s table-args-h100` prints them
-# (tests/tables_fresh.sh remakes a table with them).
-table_args = --config configs/$(1).ini --cpu $(TABLE_CPU) $(foreach f,$(TABLE_RESIDUALS_$(1)),--residuals $(f))
+# (tests/tables_fresh.sh and tests/tables_sim_cells.sh use them).
+table_args = --engine sim --max-events $(TABLE_SIM_EVENTS) --config configs/$(1).ini --cpu $(TABLE_CPU) $(foreach f,$(TABLE_RESIDUALS_$(1)),--residuals $(f))
+table_parts = $(sort $(wildcard tables/sim/$(1)/part-*.csv))
 
-.PHONY: tables
+.PHONY: tables tables-sim tables-sim-h100 tables-sim-h200
 tables: tables/h100.json tables/h200.json
 
 table-args-%:
 	@echo $(call table_args,$*)
 
+tables/h100.json: $(call table_parts,h100)
+tables/h200.json: $(call table_parts,h200)
 tables/%.json: $(B)/atomsim configs/%.ini $(wildcard configs/*.ini) $(TABLE_CPU) $(TABLE_RESIDUALS_h100) $(TABLE_RESIDUALS_h200)
+	@if [ -z "$(call table_parts,$*)" ]; then \
+	    echo "make: tables/sim/$*/ holds no parts: run make tables-sim-$* (hours)" >&2; exit 2; fi
 	@start=$$(date +%s.%N); \
-	$(B)/atomsim export $(call table_args,$*) --output $@.tmp && mv $@.tmp $@; \
+	$(B)/atomsim export $(call table_args,$*) --merge $(call table_parts,$*) --output $@.tmp 2>$@.err \
+	  || { cat $@.err >&2; rm -f $@.err $@.tmp; \
+	       echo "make: tables/sim/$*/ does not match this config or simulator: run make tables-sim-$* (hours)" >&2; exit 2; }; \
+	mv $@.tmp $@; rm -f $@.err; \
 	end=$$(date +%s.%N); \
-	echo "$@: atomsim export $(call table_args,$*)"; \
-	awk -v s=$$start -v e=$$end -v b=$$(stat -c %s $@) -v t=$@ \
-	  'BEGIN { printf "%s: %d bytes, %.2f s on one core (%.6f core-hours)\n", t, b, e - s, (e - s) / 3600 }'
+	echo "$@: atomsim export $(call table_args,$*) --merge tables/sim/$*/part-*.csv"; \
+	awk -F, -v s=$$start -v e=$$end -v b=$$(stat -c %s $@) -v t=$@ \
+	  '/^[0-9]/ { cpu += $$12; if ($$10 == "s") sim++; else mdl++ } \
+	   END { printf "%s: %d bytes, merged in %.2f s; its %d simulator cells (%d more left to the model over the event budget) took %.2f core-hours (make tables-sim)\n", \
+	         t, b, e - s, sim, mdl, cpu / 3600 }' $(call table_parts,$*)
+
+tables-sim: tables-sim-h100 tables-sim-h200
+
+# Re-simulates every part of one GPU, $(TABLE_SIM_JOBS) shards at a time,
+# one core each, then remakes its table.
+tables-sim-%: $(B)/atomsim
+	@mkdir -p tables/sim/$*
+	@rm -f tables/sim/$*/part-*.csv
+	@start=$$(date +%s); \
+	seq -w 1 $(TABLE_SIM_SHARDS) | xargs -P $(TABLE_SIM_JOBS) -I {} sh -c \
+	  '$(B)/atomsim export $(call table_args,$*) -j 1 --shard $$(expr {} + 0)/$(TABLE_SIM_SHARDS) --output tables/sim/$*/part-{}.csv.tmp \
+	     && mv tables/sim/$*/part-{}.csv.tmp tables/sim/$*/part-{}.csv' || exit 1; \
+	echo "tables-sim-$*: $$(( $$(date +%s) - start )) s wall on $(TABLE_SIM_JOBS) workers"
+	@$(MAKE) --no-print-directory tables/$*.json

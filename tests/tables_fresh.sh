@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # tables_fresh.sh - the shipped cost tables (tables/*.json) are what
-# `make tables` makes from the committed configs and datasets, byte for
-# byte, and they load: a config, CPU tier or dataset changed without
-# `make tables` fails here.  ATOMSIM may name the binary.
+# `make tables` makes from the committed configs, datasets and simulator
+# parts (tables/sim/GPU/), byte for byte, and they load: a config, CPU tier
+# or dataset changed without `make tables` fails here. Whether the parts
+# still match the simulator is tests/tables_sim_cells.sh's question.
+# ATOMSIM may name the binary.
 set -u
 cd "$(dirname "$0")/.."
 A=${ATOMSIM:-build/atomsim}
@@ -23,8 +25,13 @@ for g in h100 h200; do
         bad "make table-args-$g prints no export arguments"
         continue
     fi
+    parts=$(ls tables/sim/$g/part-*.csv 2>/dev/null)
+    if [ -z "$parts" ]; then
+        bad "tables/sim/$g/ holds no parts (make tables-sim-$g)"
+        continue
+    fi
     # shellcheck disable=SC2086
-    "$A" export $args --output "$tmp/$g.json" 2>"$tmp/err"
+    "$A" export $args --merge $parts --output "$tmp/$g.json" 2>"$tmp/err" || cat "$tmp/err"
     check_eval "tables/$g.json is what make tables makes" "cmp -s tables/$g.json $tmp/$g.json"
     check_eval "tables/$g.json is at most 16 MB" "[ \$(stat -c %s tables/$g.json) -le 16777216 ]"
     "$A" dispatch --table "tables/$g.json" --pattern compaction --n 10000000 --selectivity 0.25 >"$tmp/out" 2>&1

@@ -88,7 +88,10 @@ static void print_text(const tbl_table *t, const tbl_answer *a)
            tbl_gpu_name(t), tbl_gpu_config_path(t), tbl_config_hash(t), a->gpu_kernel_us, source_name(a->source),
            pol->host_launch_us, pol->pcie_bandwidth_gbps);
     printf("  cpu: %s; compute %.6g us\n", tbl_cpu_name(t), a->cpu_compute_us);
-    printf("  calibration: %s\n", a->band_rows ? "the band comes from the GPU config's validation residuals"
+    /* The bands are the model's residuals even where the simulator made the
+     * time: say so rather than let a simulator cell borrow their authority. */
+    printf("  calibration: %s\n", a->band_rows ? "the band comes from the model's residuals on the GPU config's "
+                                                 "validation rows"
                                                : "none recorded in this table for this pattern and n");
 }
 
