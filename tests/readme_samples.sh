@@ -5,7 +5,8 @@
 # when the result differs from the committed README (run
 # `bash docs/readme_samples.sh` to refresh them after a change that moves
 # an output).  Also that `make run` still runs the recipe the samples
-# assume.  ATOMSIM may name the binary.
+# assume, and that the README stays within 300 lines.  ATOMSIM may name
+# the binary.
 set -u
 cd "$(dirname "$0")/.."
 A=${ATOMSIM:-build/atomsim}
@@ -21,6 +22,8 @@ fi
 check_eval "README.md has sample blocks" "grep -q '^<!-- sample: ' README.md"
 check_eval "every sample block is closed" \
     "[ \$(grep -c '^<!-- sample: ' README.md) -eq \$(grep -c '^<!-- /sample -->' README.md) ]"
+check_eval "README.md is at most 300 lines, a user's guide (details go in docs/)" \
+    "[ \$(wc -l <README.md) -le 300 ]"
 check_eval "make run's recipe is the one the samples run" \
     "grep -q 'bash sim/cli/default_study.sh \$(B)/atomsim configs/h100.ini' Makefile"
 
