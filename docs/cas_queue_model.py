@@ -3,8 +3,8 @@
 compare-and-swap race, to test service orders against the GPU's own counts
 (validate/data/h100-cas-attempts-3.csv, vkbench --count-cas).
 
-Not part of the simulator: an exploration aid for the retry finding in the
-README.  S SMs hold W warps each; every warp's 32 lanes loop on the word.  A
+Not part of the simulator: an exploration aid for the retry finding in
+docs/findings.md.  S SMs hold W warps each; every warp's 32 lanes loop on the word.  A
 warp sends one request carrying its active lanes and their (shared) expected
 value; the slice serves one request at a time for a + b * lanes cycles; the
 first lane of a request whose value is current succeeds, the rest fail and

@@ -3,7 +3,7 @@
 word on the GPU (vkbench --count-cas --win-order FILE) and says where the
 GPU's saving over the first-come count N(N+1)/2 comes from.
 
-Not part of the simulator: the evidence behind the README's finding on who
+Not part of the simulator: the evidence behind docs/findings.md's section on who
 wins a contended word.  Each row of the wins file is one winner: its slot
 (the count it stored, so its rank among winners), its thread, its
 compare-and-swap count, and (newer files) what its first read saw.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli_errors.sh - every kind of bad usage or input to `atomsim` fails the
-# way DESIGN.md's CLI contract says: exactly one line on stderr that names
+# way the CLI contract (docs/cli.md) says: exactly one line on stderr that names
 # the culprit, nothing on stdout, exit status 2; a run that fails (event
 # budget) exits 1 and names the budget.  ATOMSIM may name the binary.
 set -u

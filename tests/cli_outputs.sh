@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli_outputs.sh - the shapes of atomsim's outputs that scripts rely on
-# (DESIGN.md, "Output"): the CSV header and one row, nothing on stderr;
+# (docs/cli.md, "Outputs, errors, determinism"): the CSV header and one row, nothing on stderr;
 # JSON that parses and carries the effective config; text that mentions
 # time_us; `atomsim config` listing every key; `config --dump` reading back
 # to the same dump; every configs/*.ini loading, round-tripping and running.

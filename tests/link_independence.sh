@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# link_independence.sh - DESIGN.md's one-way data flow, checked on the
+# link_independence.sh - the project's one-way data flow, checked on the
 # built objects: the simulator (sim/*.o, sim/patterns/*.o) references no
 # symbol of the analytical model (mdl_*) and none of the validation code
 # (val_*, vkb_*), so its numbers never come from the model's formulas; the

@@ -2,7 +2,7 @@
 # sweep_shards.sh - the shards together equal the whole: for N = 1..5 and a
 # grid of 15 rows, the shards' rows concatenated in k order (headers after
 # the first dropped) are the whole sweep byte for byte, including N larger
-# than some blocks and --canonical; the README's GNU parallel recipe does the
+# than some blocks and --canonical; the GNU parallel recipe of docs/cli.md does the
 # same on this machine; the output is the same for -j 1, 2 and 3.
 # ATOMSIM may name the binary.
 set -u
@@ -43,7 +43,7 @@ for j in 1 2 3; do
     "$A" sweep "${grid[@]}" -j "$j" | cmp -s - "$tmp/whole.csv" || bad "-j $j differs"
 done
 
-# the README recipe: GNU parallel, four shards, kept in order
+# the docs/cli.md recipe: GNU parallel, four shards, kept in order
 if command -v parallel >/dev/null 2>&1; then
     parallel --will-cite -k -j 2 "$A" sweep "${grid[@]}" -j 1 --shard {}/4 ::: 1 2 3 4 |
         awk 'NR == 1 || !/^pattern,/' >"$tmp/parallel.csv"

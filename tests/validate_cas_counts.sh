@@ -7,7 +7,7 @@
 # failed lane retries with the value it got back), which a broken loop or
 # merge rule would miss by far more.
 # The contended rows stay out (1e6 events): the simulator takes 1.5-3x the
-# GPU's attempts there, a known gap (README).  Also the column's error path.
+# GPU's attempts there, a known gap (docs/findings.md).  Also the column's error path.
 set -u
 A=${ATOMSIM:-build/atomsim}
 D=validate/data/h100-cas-attempts.csv

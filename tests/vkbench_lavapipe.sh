@@ -1,7 +1,7 @@
 #!/bin/bash
 # End-to-end test of build/vkbench on lavapipe (Mesa's CPU Vulkan driver):
 # every pattern through validate/plans/smoke.plan with every result checked
-# by the harness itself, the dataset CSV's shape as DESIGN.md gives it, and
+# by the harness itself, the dataset CSV's shape as validate/README.md gives it, and
 # the error paths (bad usage -> 2, no device -> 1, one line on stderr).
 # Timings from lavapipe mean nothing and are never kept.
 set -eu
