@@ -2,7 +2,7 @@
  *
  * Shared by the simulator, the model, the harness comparison and the CLI, so
  * that all of them agree on the key hash, the selection rule and the bin of
- * every thread (DESIGN.md, "The patterns, exactly"). */
+ * every thread (docs/patterns.md). */
 #ifndef ATOM_PARAMS_H
 #define ATOM_PARAMS_H
 

@@ -519,7 +519,7 @@ static void op_save(sim_op *dst, const sim_op *src)
     memcpy(dst->compare, src->compare, lanes * sizeof src->compare[0]);
 }
 
-/* H100 (README, "warps of one workgroup leaving apart"): a workgroup whose
+/* H100 (docs/findings.md, section 28, split exits): a workgroup whose
  * warps exit at different times slows the whole dispatch in proportion to
  * the warps that left early; a barrier before exit removes the cost and a
  * fence that holds senders back enlarges it.  Modelled as global dispatcher

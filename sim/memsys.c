@@ -416,7 +416,7 @@ static int coalesce(mem_sys *m, const sim_op *op, int *nops_out)
  * line up with blocks of lines).  A request to the other half queues for
  * the link between them, which carries a limited number of requests a
  * cycle each way, and a full queue there (l2.partition_link_queue_requests)
- * holds the sender's port.  H100 (README): one block is a plateau at 3.8
+ * holds the sender's port.  H100 (docs/findings.md, section 4): one block is a plateau at 3.8
  * cycles of port time per lane against 3.0, and from 2,048 to 3,072 lines
  * the time falls as the far SMs' share of crossing requests does.
  * Atomics only: stores held to it ran the 2^24 store rows 3-5% slow.

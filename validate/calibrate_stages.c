@@ -45,7 +45,7 @@ static int rows_lsu(const pat_params *p)
 }
 
 /* 256 to 2,048 lines, one block, all in one half of the L2: the SMs by the
- * other half are held to the link between the halves (the plateau; README). */
+ * other half are held to the link between the halves (the plateau; docs/findings.md, section 4). */
 static int rows_link(const pat_params *p)
 {
     return (is(p, PAT_DISTINCT_LINES) && p->addresses >= 256 && p->addresses <= 2048) ||

@@ -75,7 +75,7 @@ extern "C" {
 #define ATOMSIM_ERANGE 7     /* outside the table's grid, and the query does not extrapolate */
 #define ATOMSIM_ENOFIT 8     /* the workgroup (threads, shared memory) does not fit on one of the GPU's SMs */
 
-/* Patterns (docs/dispatch.md; DESIGN.md defines each exactly). */
+/* Patterns (docs/dispatch.md; docs/patterns.md defines each exactly). */
 #define ATOMSIM_PATTERN_STORE 0
 #define ATOMSIM_PATTERN_COUNTER 1
 #define ATOMSIM_PATTERN_COUNTER_AGGREGATED 2

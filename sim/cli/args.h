@@ -1,4 +1,4 @@
-/* args.h - the flags every run-like subcommand shares (DESIGN.md's CLI
+/* args.h - the flags every run-like subcommand shares (docs/cli.md's CLI
  * contract): config, pattern parameters, -p overrides, engine and format. */
 #ifndef ATOM_CLI_ARGS_H
 #define ATOM_CLI_ARGS_H

@@ -7,7 +7,7 @@
  *   swp_plan *p;  rc = swp_plan_open(s, &p, err);         2: bad input
  *   rc = swp_run(p, &opts, outs, nouts);                  0, 1 or 2
  *
- * Row order (deterministic, documented in README): grids in the order they
+ * Row order (deterministic, documented in docs/cli.md): grids in the order they
  * were added; inside one grid, configs (in the order given) outermost, then
  * the config-key axes, then the pattern axes, each in the order given, the
  * last one varying fastest.  `--canonical` resets flags a pattern ignores to

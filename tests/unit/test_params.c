@@ -1,6 +1,6 @@
 /* test_params.c - the contract's shared definitions (model/params.[ch]):
  * the lowbias32 key hash against values computed independently (Python,
- * 32-bit arithmetic as in DESIGN.md), the selection threshold's rounding,
+ * 32-bit arithmetic as in docs/patterns.md), the selection threshold's rounding,
  * bins and the hot bin, pattern names and flags, shared-memory needs and
  * pat_check's ranges; plus the CLI's strict number parsing (sim/cli/args.c),
  * which feeds pat_params. */
@@ -16,7 +16,7 @@
 #include "../../model/params.h"
 #include "../../sim/cli/args.h"
 
-/* lowbias32(x) from DESIGN.md, computed in Python:
+/* lowbias32(x) from docs/patterns.md, computed in Python:
  *   x ^= x >> 16; x = x * 0x7feb352d & M; x ^= x >> 15;
  *   x = x * 0x846ca68b & M; x ^= x >> 16                    (M = 2^32 - 1) */
 static void key_known_values(void **state)
@@ -127,7 +127,7 @@ static void names_round_trip(void **state)
     assert_string_equal(pat_name(PAT_COUNT), "?");
 }
 
-/* The flags each pattern reads, as the DESIGN.md table lists them. */
+/* The flags each pattern reads, as the docs/patterns.md table lists them. */
 static void flags_and_cas(void **state)
 {
     (void)state;
@@ -149,7 +149,7 @@ static void flags_and_cas(void **state)
     }
 }
 
-/* DESIGN.md: --n 1048576 --wg 256 --selectivity 1 --bins 256 --hot 0
+/* docs/patterns.md: --n 1048576 --wg 256 --selectivity 1 --bins 256 --hot 0
  * --addresses 1 --seed 1, smem 0 = the pattern's own. */
 static void defaults_match_contract(void **state)
 {

@@ -3,7 +3,7 @@
  * returns 0 only when the engine's own check of the final memory passes)
  * at several sizes, with n not a multiple of the workgroup or warp, and
  * with the flags it reads.  Then each check is fed memory built here from
- * DESIGN.md's definitions: it must accept the right result and reject
+ * docs/patterns.md's definitions: it must accept the right result and reject
  * each kind of corruption (a wrong count, a moved count, a duplicated or
  * missing compaction slot, a stray bit...). */
 #include <setjmp.h>
@@ -209,7 +209,7 @@ static int sel(const mem *m, uint64_t i)
     return pat_key((uint32_t)i) % 1000000u < m->ctx.sel_threshold;
 }
 
-/* DESIGN.md: bin (key >> 3) % K, or 0 when key % 1e6 < round(F * 1e6). */
+/* docs/patterns.md: bin (key >> 3) % K, or 0 when key % 1e6 < round(F * 1e6). */
 static uint32_t bin_of(const mem *m, uint64_t i, int use_hot)
 {
     uint32_t k = pat_key((uint32_t)i);

@@ -1,4 +1,4 @@
-// The twelve contention patterns of DESIGN.md, one SPIR-V module each:
+// The twelve contention patterns of docs/patterns.md, one SPIR-V module each:
 // the build compiles this file once per pattern with -DPAT_<NAME>, so the
 // key hash, the selection rule and the shared-memory pad are written once
 // and every pattern sees exactly the same address stream as the simulator.

@@ -1,4 +1,4 @@
-/* The dataset CSV of DESIGN.md: "# key: value" provenance lines, then the
+/* The dataset CSV of docs/patterns.md: "# key: value" provenance lines, then the
  * header, then one row per configuration, flushed as it is written so that
  * a run cut short keeps what it measured. */
 #ifndef VKB_CSV_H

@@ -1,5 +1,5 @@
 /* vkbench: measures the contract's atomic-contention patterns on a Vulkan
- * device and writes the dataset CSV of DESIGN.md on stdout. The only file
+ * device and writes the dataset CSV of docs/patterns.md on stdout. The only file
  * that prints to stderr and decides the exit status: 0 when every
  * configuration ran and checked, 1 when the device or a check failed or a
  * configuration was refused, 2 for bad usage. */

@@ -1,4 +1,4 @@
-/* The twelve patterns of DESIGN.md as a table: their names, which flags
+/* The twelve patterns of docs/patterns.md as a table: their names, which flags
  * they use, what shared memory they need and how large their buffers are.
  * Everything pattern-specific on the host that is not checking lives here. */
 #ifndef VKB_PATTERN_H
