@@ -12,6 +12,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(cd "$(dirname "$0")" && pwd)/lib/checks.sh"
 
+engine=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory table-engine 2>/dev/null)
+check_eval "make table-engine names sim or model ($engine)" "[ '$engine' = sim ] || [ '$engine' = model ]"
 for g in h100 h200; do
     if [ ! -f "tables/$g.json" ]; then
         bad "tables/$g.json is missing (make tables)"
@@ -25,13 +27,17 @@ for g in h100 h200; do
         bad "make table-args-$g prints no export arguments"
         continue
     fi
-    parts=$(ls tables/sim/$g/part-*.csv 2>/dev/null)
-    if [ -z "$parts" ]; then
-        bad "tables/sim/$g/ holds no parts (make tables-sim-$g)"
-        continue
+    merge=
+    if [ "$engine" = sim ]; then
+        merge=$(ls tables/sim/$g/part-*.csv 2>/dev/null)
+        if [ -z "$merge" ]; then
+            bad "tables/sim/$g/ holds no parts (make tables-sim-$g)"
+            continue
+        fi
+        merge="--merge $merge"
     fi
     # shellcheck disable=SC2086
-    "$A" export $args --merge $parts --output "$tmp/$g.json" 2>"$tmp/err" || cat "$tmp/err"
+    "$A" export $args $merge --output "$tmp/$g.json" 2>"$tmp/err" || cat "$tmp/err"
     check_eval "tables/$g.json is what make tables makes" "cmp -s tables/$g.json $tmp/$g.json"
     check_eval "tables/$g.json is at most 16 MB" "[ \$(stat -c %s tables/$g.json) -le 16777216 ]"
     "$A" dispatch --table "tables/$g.json" --pattern compaction --n 10000000 --selectivity 0.25 >"$tmp/out" 2>&1
