@@ -27,22 +27,23 @@ TABLE_SIM_EVENTS := 2e7
 TABLE_SIM_SHARDS := 16
 TABLE_SIM_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
-# Which engine makes the shipped tables' GPU column: sim (the committed
+# Which engine makes each shipped table's GPU column: sim (the committed
 # parts, merged) or model (the model alone, for every cell). `make -s
-# table-engine` prints it (tests/tables_fresh.sh follows it). model until
-# tables/sim/ holds every shard of both GPUs (make tables-sim is under way:
-# docs/dispatch.md, section 6).
-TABLE_ENGINE := model
+# table-engine-h100` prints it (tests/tables_fresh.sh follows it). A GPU
+# stays model until tables/sim/GPU/ holds every shard (make tables-sim is
+# under way for the H200: docs/dispatch.md, section 6).
+TABLE_ENGINE_h100 := model
+TABLE_ENGINE_h200 := model
 
 # The export's arguments for GPU $(1); `make -s table-args-h100` prints them
 # (tests/tables_fresh.sh and tests/tables_sim_cells.sh use them).
 model_args = --config configs/$(1).ini --cpu $(TABLE_CPU) $(foreach f,$(TABLE_RESIDUALS_$(1)),--residuals $(f))
 sim_args = --engine sim --max-events $(TABLE_SIM_EVENTS) $(call model_args,$(1))
-table_args = $(if $(filter sim,$(TABLE_ENGINE)),$(call sim_args,$(1)),$(call model_args,$(1)))
+table_args = $(if $(filter sim,$(TABLE_ENGINE_$(1))),$(call sim_args,$(1)),$(call model_args,$(1)))
 table_parts = $(sort $(wildcard tables/sim/$(1)/part-*.csv))
-table_merge = $(if $(filter sim,$(TABLE_ENGINE)),--merge $(call table_parts,$(1)))
+table_merge = $(if $(filter sim,$(TABLE_ENGINE_$(1))),--merge $(call table_parts,$(1)))
 
-.PHONY: tables tables-sim tables-sim-h100 tables-sim-h200 table-engine
+.PHONY: tables tables-sim tables-sim-h100 tables-sim-h200
 tables: tables/h100.json tables/h200.json
 
 table-args-%:
@@ -51,13 +52,13 @@ table-args-%:
 table-sim-args-%:
 	@echo $(call sim_args,$*)
 
-table-engine:
-	@echo $(TABLE_ENGINE)
+table-engine-%:
+	@echo $(TABLE_ENGINE_$*)
 
-tables/h100.json: $(if $(filter sim,$(TABLE_ENGINE)),$(call table_parts,h100))
-tables/h200.json: $(if $(filter sim,$(TABLE_ENGINE)),$(call table_parts,h200))
+tables/h100.json: $(if $(filter sim,$(TABLE_ENGINE_h100)),$(call table_parts,h100))
+tables/h200.json: $(if $(filter sim,$(TABLE_ENGINE_h200)),$(call table_parts,h200))
 tables/%.json: $(B)/atomsim configs/%.ini $(wildcard configs/*.ini) $(TABLE_CPU) $(TABLE_RESIDUALS_h100) $(TABLE_RESIDUALS_h200)
-	@if [ "$(TABLE_ENGINE)" = sim ] && [ -z "$(call table_parts,$*)" ]; then \
+	@if [ "$(TABLE_ENGINE_$*)" = sim ] && [ -z "$(call table_parts,$*)" ]; then \
 	    echo "make: tables/sim/$*/ holds no parts: run make tables-sim-$* (hours)" >&2; exit 2; fi
 	@start=$$(date +%s.%N); \
 	$(B)/atomsim export $(call table_args,$*) $(call table_merge,$*) --output $@.tmp 2>$@.err \
@@ -65,8 +66,8 @@ tables/%.json: $(B)/atomsim configs/%.ini $(wildcard configs/*.ini) $(TABLE_CPU)
 	       echo "make: tables/sim/$*/ does not match this config or simulator: run make tables-sim-$* (hours)" >&2; exit 2; }; \
 	mv $@.tmp $@; rm -f $@.err; \
 	end=$$(date +%s.%N); \
-	echo "$@: atomsim export $(call table_args,$*) $(if $(filter sim,$(TABLE_ENGINE)),--merge tables/sim/$*/part-*.csv)"; \
-	if [ "$(TABLE_ENGINE)" = sim ]; then \
+	echo "$@: atomsim export $(call table_args,$*) $(if $(filter sim,$(TABLE_ENGINE_$*)),--merge tables/sim/$*/part-*.csv)"; \
+	if [ "$(TABLE_ENGINE_$*)" = sim ]; then \
 	awk -F, -v s=$$start -v e=$$end -v b=$$(stat -c %s $@) -v t=$@ \
 	  '/^[0-9]/ { cpu += $$12; if ($$10 == "s") sim++; else mdl++ } \
 	   END { printf "%s: %d bytes, merged in %.2f s; its %d simulator cells (%d more left to the model over the event budget) took %.2f core-hours (make tables-sim)\n", \

@@ -12,9 +12,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(cd "$(dirname "$0")" && pwd)/lib/checks.sh"
 
-engine=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory table-engine 2>/dev/null)
-check_eval "make table-engine names sim or model ($engine)" "[ '$engine' = sim ] || [ '$engine' = model ]"
 for g in h100 h200; do
+    engine=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory "table-engine-$g" 2>/dev/null)
+    check_eval "make table-engine-$g names sim or model ($engine)" "[ '$engine' = sim ] || [ '$engine' = model ]"
     if [ ! -f "tables/$g.json" ]; then
         bad "tables/$g.json is missing (make tables)"
         continue
