@@ -2,26 +2,30 @@
 # against the GPU host's 16-core CPU tier, with error bands from the GPU's
 # contract datasets (docs/dispatch.md).
 #
-# The GPU column is simulator-made where the simulator can run
-# (docs/dispatch.md, section 6: every pattern at n <= 2^22, wg 64/256/1024,
-# 0 and 32 KiB of shared memory) and model-made elsewhere. The simulator's
-# cells are expensive (core-hours), so they are kept as committed parts in
-# tables/sim/GPU/, and two rules build on them:
-#   make tables       merges the committed parts with the model's cells
-#                     (seconds); tests/tables_fresh.sh fails when a committed
-#                     table differs from what this makes;
-#   make tables-sim   re-simulates the parts (hours; prints the core-hours),
-#                     needed after any change to a GPU config or to the
-#                     simulator; tests/tables_sim_cells.sh re-simulates a
-#                     sample of committed cells and fails when they moved.
+# A table's GPU column is made by the engine TABLE_ENGINE_GPU names. With
+# sim, the simulator fills its default scope (docs/dispatch.md, section 6:
+# every pattern at n <= 2^22, wg 64/256/1024, 0 and 32 KiB of shared
+# memory) and the model the rest; with model, the model fills every cell.
+# The simulator's cells cost core-hours, so they are committed as parts in
+# tables/sim/GPU/ (part-K-of-N.csv, shard K of an N-way split):
+#   make tables          makes each table with its engine, merging the
+#                        committed parts when it is sim (seconds);
+#                        tests/tables_fresh.sh fails when a committed table
+#                        differs from what this makes;
+#   make tables-sim-GPU  discards GPU's parts and re-simulates them all
+#                        (hours), needed after any change to its config or
+#                        to the simulator; tests/tables_sim_cells.sh
+#                        re-simulates a sample of committed cells and fails
+#                        when they moved or were made from another config.
 TABLE_CPU := configs/cpu-gpuhost-16core.ini
 TABLE_RESIDUALS_h100 := validate/data/h100.csv validate/data/h100-wg-sizes-2.csv \
                         validate/data/h100-split-exit-2.csv validate/data/h100-occupancy-probe.csv
 TABLE_RESIDUALS_h200 := validate/data/h200.csv validate/data/h200-occupancy-probe.csv
 # Event budget of a simulator cell: a cell that needs more takes the model's
-# time (its source says `m`). 2e7 events is about 5 CPU-seconds; the
-# config's own 2e8 would cost about ten times the core-hours, nearly all of
-# it in compare-and-swap races the simulator still leaves to the model.
+# time (its source says `m`). A cell over 2e7 events costs 2 to 5
+# CPU-seconds before the model fills it; the config's own 2e8 would cost
+# several times the core-hours, nearly all of it in compare-and-swap races
+# that end with the model's time anyway.
 TABLE_SIM_EVENTS := 2e7
 # Shards of tables-sim: parts are committed one file a shard.
 TABLE_SIM_SHARDS := 16
@@ -30,8 +34,8 @@ TABLE_SIM_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 # Which engine makes each shipped table's GPU column: sim (the committed
 # parts, merged) or model (the model alone, for every cell). `make -s
 # table-engine-h100` prints it (tests/tables_fresh.sh follows it). A GPU
-# stays model until tables/sim/GPU/ holds every shard (make tables-sim is
-# under way for the H200: docs/dispatch.md, section 6).
+# stays model until tables/sim/GPU/ holds every cell's part
+# (docs/dispatch.md, section 6, says where each stands).
 TABLE_ENGINE_h100 := model
 TABLE_ENGINE_h200 := model
 
@@ -57,13 +61,13 @@ table-engine-%:
 
 tables/h100.json: $(if $(filter sim,$(TABLE_ENGINE_h100)),$(call table_parts,h100))
 tables/h200.json: $(if $(filter sim,$(TABLE_ENGINE_h200)),$(call table_parts,h200))
-tables/%.json: $(B)/atomsim configs/%.ini $(wildcard configs/*.ini) $(TABLE_CPU) $(TABLE_RESIDUALS_h100) $(TABLE_RESIDUALS_h200)
+tables/%.json: $(B)/atomsim tables/tables.mk configs/%.ini $(wildcard configs/*.ini) $(TABLE_CPU) $(TABLE_RESIDUALS_h100) $(TABLE_RESIDUALS_h200)
 	@if [ "$(TABLE_ENGINE_$*)" = sim ] && [ -z "$(call table_parts,$*)" ]; then \
 	    echo "make: tables/sim/$*/ holds no parts: run make tables-sim-$* (hours)" >&2; exit 2; fi
 	@start=$$(date +%s.%N); \
 	$(B)/atomsim export $(call table_args,$*) $(call table_merge,$*) --output $@.tmp 2>$@.err \
 	  || { cat $@.err >&2; rm -f $@.err $@.tmp; \
-	       echo "make: tables/sim/$*/ does not match this config or simulator: run make tables-sim-$* (hours)" >&2; exit 2; }; \
+	       echo "make: atomsim export failed for $@$(if $(filter sim,$(TABLE_ENGINE_$*)), (if tables/sim/$*/ was made from another config: make tables-sim-$*; hours))" >&2; exit 2; }; \
 	mv $@.tmp $@; rm -f $@.err; \
 	end=$$(date +%s.%N); \
 	echo "$@: atomsim export $(call table_args,$*) $(if $(filter sim,$(TABLE_ENGINE_$*)),--merge tables/sim/$*/part-*.csv)"; \
@@ -79,14 +83,18 @@ tables/%.json: $(B)/atomsim configs/%.ini $(wildcard configs/*.ini) $(TABLE_CPU)
 
 tables-sim: tables-sim-h100 tables-sim-h200
 
-# Re-simulates every part of one GPU, $(TABLE_SIM_JOBS) shards at a time,
-# one core each, then remakes its table.
-tables-sim-%: $(B)/atomsim
+# Discards GPU's parts and re-simulates every shard, $(TABLE_SIM_JOBS) at a
+# time, one core each, then remakes its table with the engine
+# TABLE_ENGINE_GPU names. A static pattern rule: phony targets take no
+# implicit rule.
+tables-sim-h100 tables-sim-h200: tables-sim-%: $(B)/atomsim
 	@mkdir -p tables/sim/$*
-	@rm -f tables/sim/$*/part-*.csv
+	@rm -f tables/sim/$*/part-*.csv tables/sim/$*/part-*.tmp
 	@start=$$(date +%s); \
 	seq -w 1 $(TABLE_SIM_SHARDS) | xargs -P $(TABLE_SIM_JOBS) -I {} sh -c \
-	  '$(B)/atomsim export $(call sim_args,$*) -j 1 --shard $$(expr {} + 0)/$(TABLE_SIM_SHARDS) --output tables/sim/$*/part-{}.csv.tmp \
-	     && mv tables/sim/$*/part-{}.csv.tmp tables/sim/$*/part-{}.csv' || exit 1; \
+	  'p=tables/sim/$*/part-{}-of-$(TABLE_SIM_SHARDS).csv; \
+	   $(B)/atomsim export $(call sim_args,$*) -j 1 --shard $$(expr {} + 0)/$(TABLE_SIM_SHARDS) --output $$p.tmp \
+	     && mv $$p.tmp $$p' \
+	  || { rm -f tables/sim/$*/part-*.tmp; exit 1; }; \
 	echo "tables-sim-$*: $$(( $$(date +%s) - start )) s wall on $(TABLE_SIM_JOBS) workers"
 	@$(MAKE) --no-print-directory tables/$*.json

@@ -4,9 +4,10 @@
 # core-hours, so `make test` cannot remake them; it re-simulates a sample
 # instead: for each GPU and pattern, the first, middle and last of the
 # committed cells that the simulator filled in under 0.3 CPU-seconds, each
-# run alone (`export --shard I+1/CELLS` is exactly cell I). A change to the
-# simulator or a GPU config that moves them fails here, and the remedy is
-# `make tables-sim` (docs/dispatch.md, section 6). ATOMSIM may name the binary.
+# run alone (`export --shard I+1/CELLS` is exactly cell I), and checks that
+# every part names today's config hash and scope. A change to the simulator
+# or a GPU config that moves them fails here, and the remedy is `make
+# tables-sim-GPU` (docs/dispatch.md, section 6). ATOMSIM may name the binary.
 set -u
 cd "$(dirname "$0")/.."
 A=${ATOMSIM:-build/atomsim}
@@ -37,6 +38,11 @@ for g in h100 h200; do
     ncov=$(awk -F, '/^[0-9]/ && $10 == "s" && $12 < 0.3 { print $2 }' $parts | sort -u | wc -l)
     check_eval "$g: the sample covers every pattern the simulator filled ($ncov of $npat)" \
         "[ $npat -ge 1 ] && [ $ncov -eq $npat ]"
+    # every part made from today's config, event budget and scope
+    heads=$(sed -n '2p;3p' $parts | sort -u)
+    "$A" export $args -j 1 --shard "1/$cells" --output "$tmp/one.csv" 2>/dev/null
+    check_eval "$g: every part was made from today's config, event budget and scope (else make tables-sim-$g)" \
+        "[ \"\$(echo \"\$heads\" | wc -l)\" -eq 2 ] && [ \"\$heads\" = \"\$(sed -n '2p;3p' $tmp/one.csv | sort -u)\" ]"
     moved=0
     while IFS=, read -r idx want; do
         # shellcheck disable=SC2086
