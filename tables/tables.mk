@@ -36,7 +36,7 @@ TABLE_SIM_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 # table-engine-h100` prints it (tests/tables_fresh.sh follows it). A GPU
 # stays model until tables/sim/GPU/ holds every cell's part
 # (docs/dispatch.md, section 6, says where each stands).
-TABLE_ENGINE_h100 := model
+TABLE_ENGINE_h100 := sim
 TABLE_ENGINE_h200 := model
 
 # The export's arguments for GPU $(1); `make -s table-args-h100` prints them
