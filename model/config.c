@@ -342,6 +342,32 @@ double cfg_threads_per_cycle(const cfg_config *cfg)
     return (double)cfg->gpu.sm_count * cfg->gpu.fp32_lanes_per_sm;
 }
 
+int cfg_wg_per_sm(const cfg_config *cfg, int wg, uint32_t smem_bytes, enum cfg_occ_limit *limit)
+{
+    int warps_per_wg = (wg + cfg->gpu.subgroup_size - 1) / cfg->gpu.subgroup_size;
+    int occ = cfg->gpu.max_wg_per_sm;
+    enum cfg_occ_limit why = CFG_OCC_WG_SLOTS;
+    /* a workgroup that declares no shared memory, on a GPU that reserves
+     * none, is not limited by it (and must not divide by zero) */
+    uint64_t bytes = (uint64_t)smem_bytes + (uint64_t)cfg->gpu.smem_reserved_per_wg_bytes;
+    int by_smem = bytes ? (int)((uint64_t)cfg->gpu.smem_per_sm_bytes / bytes) : occ;
+    if (cfg->gpu.max_threads_per_sm / wg < occ) {
+        occ = cfg->gpu.max_threads_per_sm / wg;
+        why = CFG_OCC_THREADS;
+    }
+    if (cfg->gpu.max_warps_per_sm / warps_per_wg < occ) {
+        occ = cfg->gpu.max_warps_per_sm / warps_per_wg;
+        why = CFG_OCC_WARPS;
+    }
+    if (by_smem < occ) {
+        occ = by_smem;
+        why = CFG_OCC_SMEM;
+    }
+    if (limit)
+        *limit = why;
+    return occ < 1 ? 0 : occ;
+}
+
 double cfg_dram_bytes_per_cycle(const cfg_config *cfg)
 {
     return cfg->dram.bandwidth_gbps * 1e9 / (cfg->gpu.sm_clock_mhz * 1e6);

@@ -20,11 +20,10 @@
 /* Fixed cost of one dispatch between its timestamps. */
 double mdl_launch_cycles(const cfg_config *c);
 
-/* Resident workgroups per SM and which resource limits it. */
-enum mdl_occ_limit { MDL_OCC_WG_SLOTS, MDL_OCC_THREADS, MDL_OCC_WARPS, MDL_OCC_SMEM };
+/* Resident workgroups per SM (cfg_wg_per_sm) and the waves of a launch. */
 typedef struct mdl_occupancy {
     int wg_per_sm;                    /* 0: the workgroup does not fit */
-    enum mdl_occ_limit limit;
+    enum cfg_occ_limit limit;
     double resident_wgs;              /* sm_count x wg_per_sm */
     double waves;                     /* workgroups / resident_wgs */
 } mdl_occupancy;

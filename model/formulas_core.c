@@ -10,28 +10,11 @@ double mdl_launch_cycles(const cfg_config *c)
     return c->launch.kernel_overhead_cycles;
 }
 
-/* Same rule as the simulator (engine.c): threads, warps, workgroup slots and
- * shared memory (with the driver's per-workgroup reserve) each cap it. */
+/* The occupancy rule itself is the config's (cfg_wg_per_sm), shared with
+ * the simulator; this adds the waves it makes of a launch. */
 int mdl_occupancy_of(const cfg_config *c, int wg, uint32_t smem_bytes, double workgroups, mdl_occupancy *o)
 {
-    int warps_per_wg = (wg + c->gpu.subgroup_size - 1) / c->gpu.subgroup_size;
-    int by_threads = c->gpu.max_threads_per_sm / wg;
-    int by_warps = c->gpu.max_warps_per_sm / warps_per_wg;
-    int by_smem = c->gpu.smem_per_sm_bytes / (int)(smem_bytes + (uint32_t)c->gpu.smem_reserved_per_wg_bytes);
-    o->wg_per_sm = c->gpu.max_wg_per_sm;
-    o->limit = MDL_OCC_WG_SLOTS;
-    if (by_threads < o->wg_per_sm) {
-        o->wg_per_sm = by_threads;
-        o->limit = MDL_OCC_THREADS;
-    }
-    if (by_warps < o->wg_per_sm) {
-        o->wg_per_sm = by_warps;
-        o->limit = MDL_OCC_WARPS;
-    }
-    if (by_smem < o->wg_per_sm) {
-        o->wg_per_sm = by_smem;
-        o->limit = MDL_OCC_SMEM;
-    }
+    o->wg_per_sm = cfg_wg_per_sm(c, wg, smem_bytes, &o->limit);
     if (o->wg_per_sm < 1) {
         o->wg_per_sm = 0;
         o->resident_wgs = 0;

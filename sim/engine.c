@@ -122,23 +122,6 @@ static event heap_pop(sim_engine *e)
     return top;
 }
 
-/* Resident workgroups per SM: threads, warps, workgroup slots and shared
- * memory (the driver reserves some per workgroup) each cap it. */
-static int occupancy(const cfg_config *c, int wg, int warps_per_wg, uint32_t smem_bytes)
-{
-    int by_threads = c->gpu.max_threads_per_sm / wg;
-    int by_warps = c->gpu.max_warps_per_sm / warps_per_wg;
-    int by_smem = c->gpu.smem_per_sm_bytes / (int)(smem_bytes + (uint32_t)c->gpu.smem_reserved_per_wg_bytes);
-    int occ = c->gpu.max_wg_per_sm;
-    if (by_threads < occ)
-        occ = by_threads;
-    if (by_warps < occ)
-        occ = by_warps;
-    if (by_smem < occ)
-        occ = by_smem;
-    return occ;
-}
-
 int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out, char err[CFG_ERR_MAX])
 {
     *out = NULL;
@@ -159,7 +142,7 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
         return 2;
     }
     int warps_per_wg = p->wg / cfg->gpu.subgroup_size;
-    int occ = occupancy(cfg, p->wg, warps_per_wg, smem_bytes);
+    int occ = cfg_wg_per_sm(cfg, p->wg, smem_bytes, NULL);
     if (occ < 1) {
         snprintf(err, CFG_ERR_MAX, "no workgroup of %d threads with %u bytes of shared memory fits on an SM", p->wg, smem_bytes);
         return 2;

@@ -204,12 +204,34 @@ static void test_occupancy_matches_limits(void **state)
     config(&c);
     assert_int_equal(mdl_occupancy_of(&c, 1024, 0, 1024, &o), 0);
     assert_int_equal(o.wg_per_sm, c.gpu.max_threads_per_sm / 1024);
-    assert_int_equal(o.limit, MDL_OCC_THREADS);
+    assert_int_equal(o.limit, CFG_OCC_THREADS);
     assert_int_equal(mdl_occupancy_of(&c, 32, 0, 1024, &o), 0);
-    assert_int_equal(o.limit, MDL_OCC_WG_SLOTS);
+    assert_int_equal(o.limit, CFG_OCC_WG_SLOTS);
     assert_int_equal(mdl_occupancy_of(&c, 256, 49152, 1024, &o), 0);
     assert_int_equal(o.wg_per_sm, c.gpu.smem_per_sm_bytes / (49152 + c.gpu.smem_reserved_per_wg_bytes));
-    assert_int_equal(o.limit, MDL_OCC_SMEM);
+    assert_int_equal(o.limit, CFG_OCC_SMEM);
+}
+
+/* A GPU that reserves no shared memory per workgroup: a workgroup that
+ * declares none is capped by the other limits (no division by zero), and
+ * the capacity divides exactly at the probe's steps (48 KiB an SM: 2 at 24
+ * KiB, 1 at 25). */
+static void test_occupancy_without_reserve(void **state)
+{
+    (void)state;
+    cfg_config c;
+    mdl_occupancy o;
+    config(&c);
+    c.gpu.smem_reserved_per_wg_bytes = 0;
+    c.gpu.smem_per_sm_bytes = 49152;
+    assert_int_equal(mdl_occupancy_of(&c, 32, 0, 1024, &o), 0);
+    assert_int_equal(o.wg_per_sm, c.gpu.max_wg_per_sm);
+    assert_int_equal(o.limit, CFG_OCC_WG_SLOTS);
+    assert_int_equal(cfg_wg_per_sm(&c, 64, 24 * 1024, NULL), 2);
+    assert_int_equal(cfg_wg_per_sm(&c, 64, 25 * 1024, NULL), 1);
+    assert_int_equal(cfg_wg_per_sm(&c, 64, 16 * 1024, NULL), 3);
+    assert_int_equal(cfg_wg_per_sm(&c, 64, 17 * 1024, NULL), 2);
+    assert_int_equal(cfg_wg_per_sm(&c, 64, 49153, NULL), 0);
 }
 
 static void test_predictions_shaped_like_mechanisms(void **state)
@@ -344,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_slice_chunks),
         cmocka_unit_test(test_partition_share),
         cmocka_unit_test(test_occupancy_matches_limits),
+        cmocka_unit_test(test_occupancy_without_reserve),
         cmocka_unit_test(test_predictions_shaped_like_mechanisms),
         cmocka_unit_test(test_finite_over_export_grid),
         cmocka_unit_test(test_refuses_what_the_simulator_refuses),
