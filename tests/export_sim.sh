@@ -8,7 +8,9 @@
 # GNU parallel recipe of docs/dispatch.md) give the unsharded table byte for
 # byte; a part merged twice, a part left out, a part of another config
 # (or scope) and a part cut short fail with exit 2 and one stderr line; a cell over --max-events falls back
-# to the model, marked 'm'.  ATOMSIM may name the binary.
+# to the model, marked 'm'; --reuse carries the cells of another config's
+# parts over where only the occupancy rule's keys differ and a cell's
+# occupancy did not move, giving the fresh parts' rows.  ATOMSIM may name the binary.
 set -u
 cd "$(dirname "$0")/.."
 A=${ATOMSIM:-build/atomsim}
@@ -70,6 +72,31 @@ else
     echo "note: GNU parallel is not installed; its recipe is not checked"
 fi
 
+# parts of a config that differs only in the occupancy rule's keys carry over
+# every cell holding as many workgroups an SM under both; the rest run again
+printf 'include = %s\n[gpu]\nsmem_per_sm_bytes = 66560\nsmem_reserved_per_wg_bytes = 1024\n' "$PWD/configs/h100.ini" >"$tmp/old.ini"
+printf 'include = %s\n[l2]\nslice_count = 64\n' "$PWD/configs/h100.ini" >"$tmp/other.ini"
+SO=(--engine sim --config "$tmp/old.ini" --only counter,histogram-shared --sim-max-n 2^14 --sim-wg 64,256 --sim-smem 0 --no-progress)
+for k in 1 2 3; do
+    "$A" export "${SO[@]}" -j 2 --shard "$k/3" --output "$tmp/old$k.csv" 2>/dev/null || bad "old shard $k/3 exited $?"
+done
+R=(--reuse-config "$tmp/old.ini" --reuse "$tmp/old1.csv" --reuse "$tmp/old2.csv" --reuse "$tmp/old3.csv")
+: >"$tmp/reuse.err"
+for k in 1 2 3; do
+    "$A" export "${S[@]}" -j 2 --shard "$k/3" "${R[@]}" --output "$tmp/re$k.csv" 2>>"$tmp/reuse.err" || bad "reuse shard $k/3 exited $?"
+done
+strip() { cut -d, -f1-11 "$@"; }
+check "--reuse: parts equal the fresh ones but for cpu_s" \
+    "cmp -s <(strip $tmp/re[123].csv) <(strip $tmp/part[123].csv)"
+carried=$(sed -n 's/.*; \([0-9]*\) of the runs carried over.*/\1/p' "$tmp/reuse.err" | paste -sd+ | bc)
+check "--reuse: most cells carried over, those whose occupancy changed run ($carried of $n carried)" \
+    "[ -n '$carried' ] && [ '$carried' -gt \$(( $n / 2 )) ] && [ '$carried' -lt $n ]"
+expect "--reuse of a config that differs beyond occupancy is refused" "beyond occupancy" \
+    "$A" export "${S[@]}" --shard 1/3 --reuse-config "$tmp/other.ini" --reuse "$tmp/old1.csv"
+expect "--reuse of parts not made from --reuse-config is refused" "config hash" \
+    "$A" export "${S[@]}" --shard 1/3 --reuse-config "$tmp/old.ini" --reuse "$tmp/part1.csv"
+expect "--reuse needs --reuse-config" "go together" "$A" export "${S[@]}" --shard 1/3 --reuse "$tmp/old1.csv"
+
 expect "a part merged twice is refused" "is also in" "$A" export "${S[@]}" --merge "$tmp"/part{1,2,2,3}.csv
 expect "a part left out is refused" "in no part" "$A" export "${S[@]}" --merge "$tmp"/part{1,3}.csv
 "$A" export "${S[@]}" -p l2.slice_count=64 --shard 2/3 --output "$tmp/other2.csv" 2>/dev/null
@@ -93,10 +120,11 @@ from math import prod
 sim, model, budget = (json.load(open(f)) for f in sys.argv[1:4])
 g = sim["gpu"]["config"]["gpu"]
 def occupancy(wg, smem_bytes):
-    # model/formulas_core.c's mdl_occupancy_of: what the shared-memory reuse compares
+    # model/config.c's cfg_wg_per_sm: what the shared-memory reuse compares
     warps = -(-wg // g["subgroup_size"])
-    return min(g["max_wg_per_sm"], g["max_threads_per_sm"] // wg, g["max_warps_per_sm"] // warps,
-               g["smem_per_sm_bytes"] // (smem_bytes + g["smem_reserved_per_wg_bytes"]))
+    need = smem_bytes + g["smem_reserved_per_wg_bytes"]
+    by_smem = g["smem_per_sm_bytes"] // need if need else g["max_wg_per_sm"]
+    return min(g["max_wg_per_sm"], g["max_threads_per_sm"] // wg, g["max_warps_per_sm"] // warps, by_smem)
 def cells(t):
     for p in t["patterns"]:
         axes = p["axes"]

@@ -55,5 +55,10 @@ hits=$(grep -nE '#include[[:space:]]*"[^"]*model/' sim/*.c sim/*.h sim/patterns/
     grep -vE 'model/(config|params|stats)\.h"')
 if [ -z "$hits" ]; then ok "sim/ sources include only the model's shared-type headers"; else bad "sim/ includes model code:"; echo "$hits" | sed 's/^/       /'; fi
 
+# the simulator reads the shared-memory capacity only through cfg_wg_per_sm,
+# which export --reuse relies on (sim/cli/export_part.c's occupancy_only_keys)
+hits=$(grep -nE 'smem_per_sm_bytes|smem_reserved_per_wg_bytes' sim/*.c sim/*.h sim/patterns/*.c sim/patterns/*.h)
+if [ -z "$hits" ]; then ok "sim/ reads the shared-memory capacity only through cfg_wg_per_sm"; else bad "sim/ reads an occupancy-only key directly:"; echo "$hits" | sed 's/^/       /'; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

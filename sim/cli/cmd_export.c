@@ -24,7 +24,7 @@ static void usage(FILE *f)
                "                      [--residuals validate/data/GPU.csv ...]\n"
                "                      [--engine model|sim] [-j N] [--shard K/N] [--max-events N]\n"
                "                      [--sim-max-n N] [--sim-wg LIST] [--sim-smem LIST] [--count] [--list]\n"
-               "                      [--no-progress]\n"
+               "                      [--no-progress] [--reuse-config FILE --reuse PART ...]\n"
                "       atomsim export --merge PART... (the same arguments as the parts, without --shard)\n"
                "writes, for every pattern, the GPU's kernel time over a grid of n (2^10..2^26), workgroup size\n"
                "(32..1024), shared memory per workgroup (0..the GPU's limit) and the pattern's own axes; the CPU\n"
@@ -39,12 +39,16 @@ static void usage(FILE *f)
                "cell the simulator cannot finish within sim.max_events (--max-events N); cells.source says which.\n"
                "--shard K/N runs the K-th of N blocks of those cells and writes a part (CSV); --merge PART...\n"
                "makes the table from every part, the same bytes as one unsharded run.  --count prints the\n"
-               "number of simulator cells (of the shard), --list writes them as a sweep --points file.\n");
+               "number of simulator cells (of the shard), --list writes them as a sweep --points file.\n"
+               "--reuse-config FILE --reuse PART (repeatable) carries cells over from parts made from FILE (with\n"
+               "the same --max-events) where FILE differs only in keys the simulator reads through occupancy\n"
+               "(gpu.smem_per_sm_bytes, gpu.smem_reserved_per_wg_bytes) and the cell holds as many workgroups\n"
+               "an SM under both; every other cell runs.\n");
 }
 
 enum {
     OPT_CPU = 2000, OPT_OUTPUT, OPT_ONLY, OPT_RESIDUALS, OPT_ENGINE, OPT_SHARD, OPT_MERGE, OPT_MAX_EVENTS,
-    OPT_SIM_MAX_N, OPT_SIM_WG, OPT_SIM_SMEM, OPT_COUNT, OPT_LIST, OPT_NO_PROGRESS
+    OPT_SIM_MAX_N, OPT_SIM_WG, OPT_SIM_SMEM, OPT_COUNT, OPT_LIST, OPT_NO_PROGRESS, OPT_REUSE_CONFIG, OPT_REUSE
 };
 
 /* --only histogram,counter -> a pattern mask */
@@ -128,6 +132,8 @@ static int write_table(exp_table *t, enum exp_format fmt, const char *out_path, 
     return 0;
 }
 
+#define XS_MAX_REUSE 1024
+
 /* What --engine sim adds to the command line. */
 typedef struct sim_args {
     int on, merge, count_only, list, progress, jobs, shard_given, format_given;
@@ -136,6 +142,9 @@ typedef struct sim_args {
     xs_scope scope;
     const char *const *parts;
     int nparts;
+    const char *reuse_config;          /* --reuse-config: the parts' config */
+    const char *reuse[XS_MAX_REUSE];   /* --reuse: its parts */
+    int nreuse;
 } sim_args;
 
 static double wall_now(void)
@@ -147,7 +156,8 @@ static double wall_now(void)
 
 /* The cost of the simulator's cells [begin, end) on stderr, and, with a
  * table, how many of its cells each engine filled. */
-static void report(const xs_plan *p, size_t begin, size_t end, const exp_table *t, const sim_args *sa, double wall)
+static void report(const xs_plan *p, size_t begin, size_t end, const exp_table *t, const sim_args *sa, double wall,
+                   size_t reused)
 {
     size_t budget = 0, cells_sim = 0, cells_model = 0;
     double cpu = 0;
@@ -173,6 +183,8 @@ static void report(const xs_plan *p, size_t begin, size_t end, const exp_table *
             what, end - begin, budget, cpu, cpu / 3600);
     if (!sa->merge)
         fprintf(stderr, ", %.1f s wall on -j %d", wall, sa->jobs);
+    if (sa->nreuse)
+        fprintf(stderr, "; %zu of the runs carried over from --reuse (their CPU-seconds are the first run's)", reused);
     if (t)
         fprintf(stderr, "; table cells: %zu from the simulator, %zu from the model", cells_sim, cells_model);
     fputc('\n', stderr);
@@ -185,6 +197,7 @@ static int export_sim(const cfg_config *cfg, const cpu_config *cpu, const sim_ar
 {
     char err[CFG_ERR_MAX];
     xs_plan p;
+    size_t reused = 0;
     if (xs_scope_check(cfg, &sa->scope, err)) {
         cli_error("export", "%s", err);
         return 2;
@@ -204,6 +217,17 @@ static int export_sim(const cfg_config *cfg, const cpu_config *cpu, const sim_ar
         printf("%llu\n", (unsigned long long)(end - begin));
         rc = fflush(stdout) ? 1 : 0;
         goto out;
+    }
+    if (sa->nreuse && !sa->list) {
+        cfg_config old;
+        cfg_defaults(&old);
+        if (cfg_load(&old, sa->reuse_config, err) || cfg_validate(&old, err) ||
+            (old.sim.max_events = cfg->sim.max_events,
+             xs_part_reuse(&p, &old, sa->reuse, sa->nreuse, begin, end, &reused, err))) {
+            cli_error("export", "%s", err);
+            rc = 2;
+            goto out;
+        }
     }
     if (!sa->list) {
         if (sa->merge ? xs_part_merge(&p, sa->parts, sa->nparts, err) : xs_run(&p, begin, end, sa->jobs, sa->progress, err)) {
@@ -226,7 +250,7 @@ static int export_sim(const cfg_config *cfg, const cpu_config *cpu, const sim_ar
             goto out;
         }
         if (!sa->list)
-            report(&p, begin, end, NULL, sa, wall_now() - t0);
+            report(&p, begin, end, NULL, sa, wall_now() - t0, reused);
         goto out;
     }
     if (xs_table(&p, &t, err)) {
@@ -234,7 +258,7 @@ static int export_sim(const cfg_config *cfg, const cpu_config *cpu, const sim_ar
         rc = 1;
         goto out;
     }
-    report(&p, begin, end, t, sa, wall_now() - t0);
+    report(&p, begin, end, t, sa, wall_now() - t0, reused);
     rc = write_table(t, fmt, out_path, residuals, nresiduals);
 out:
     xs_plan_free(&p);
@@ -248,7 +272,7 @@ static int check_sim_args(sim_args *sa, int sim_flags, int argc, char **argv)
     if (sa->merge)
         sa->on = 1;
     if (!sa->on && sim_flags) {
-        cli_error("export", "-j, --shard, --max-events, --sim-*, --count and --list need --engine sim");
+        cli_error("export", "-j, --shard, --max-events, --sim-*, --count, --list and --reuse* need --engine sim");
         return 2;
     }
     if (sa->merge && (sa->shard_given || sa->count_only || sa->list)) {
@@ -261,6 +285,14 @@ static int check_sim_args(sim_args *sa, int sim_flags, int argc, char **argv)
     }
     if (!sa->merge && optind < argc) {
         cli_error("export", "unexpected argument '%s'", argv[optind]);
+        return 2;
+    }
+    if (!sa->reuse_config != !sa->nreuse) {
+        cli_error("export", "--reuse-config and --reuse go together: the parts and the config they were made from");
+        return 2;
+    }
+    if (sa->nreuse && sa->merge) {
+        cli_error("export", "--merge takes this config's parts: --reuse belongs to the runs that make them");
         return 2;
     }
     if ((sa->shard_given || sa->list) && sa->format_given) {
@@ -292,6 +324,8 @@ int cmd_export(int argc, char **argv)
         { "count", no_argument, NULL, OPT_COUNT },
         { "list", no_argument, NULL, OPT_LIST },
         { "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+        { "reuse-config", required_argument, NULL, OPT_REUSE_CONFIG },
+        { "reuse", required_argument, NULL, OPT_REUSE },
         { "help", no_argument, NULL, CLI_OPT_HELP },
         { 0, 0, 0, 0 },
     };
@@ -406,6 +440,22 @@ int cmd_export(int argc, char **argv)
             continue;
         case OPT_NO_PROGRESS:
             sa.progress = 0;
+            continue;
+        case OPT_REUSE_CONFIG:
+            if (sa.reuse_config) {
+                cli_error("export", "--reuse-config is given twice");
+                return 2;
+            }
+            sa.reuse_config = optarg;
+            sim_flags = 1;
+            continue;
+        case OPT_REUSE:
+            if (sa.nreuse == XS_MAX_REUSE) {
+                cli_error("export", "--reuse: at most %d parts", XS_MAX_REUSE);
+                return 2;
+            }
+            sa.reuse[sa.nreuse++] = optarg;
+            sim_flags = 1;
             continue;
         case '?':
         case ':':

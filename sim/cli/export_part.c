@@ -99,8 +99,8 @@ static int same_coords(const pat_params *a, const pat_params *b)
 }
 
 /* The '#' lines of a part against this export's.  0 or -1 with err. */
-static int check_head(const xs_plan *p, const char *path, FILE *f, char **line, size_t *cap, long *lno,
-                      char err[CFG_ERR_MAX])
+static int check_head(const xs_plan *p, const cfg_config *made_from, int same_plan, const char *path, FILE *f,
+                      char **line, size_t *cap, long *lno, char err[CFG_ERR_MAX])
 {
     char scope[1024], want[1100];
     unsigned long long hash, cells, k, n;
@@ -121,9 +121,10 @@ static int check_head(const xs_plan *p, const char *path, FILE *f, char **line, 
             }
             break;
         case 1:
-            if (sscanf(*line, "# config_hash %16llx", &hash) != 1 || hash != cfg_hash(&p->gpu)) {
-                snprintf(err, CFG_ERR_MAX, "%s: made from config hash %.16s, this export's is %016llx (another --config, -p or --max-events)",
-                         path, strlen(*line) > 14 ? *line + 14 : "?", (unsigned long long)cfg_hash(&p->gpu));
+            if (sscanf(*line, "# config_hash %16llx", &hash) != 1 || hash != cfg_hash(made_from)) {
+                snprintf(err, CFG_ERR_MAX, "%s: made from config hash %.16s, %s is %016llx (another --config, -p or --max-events)",
+                         path, strlen(*line) > 14 ? *line + 14 : "?", same_plan ? "this export's" : "--reuse-config's",
+                         (unsigned long long)cfg_hash(made_from));
                 return -1;
             }
             break;
@@ -136,7 +137,7 @@ static int check_head(const xs_plan *p, const char *path, FILE *f, char **line, 
             }
             break;
         case 3:
-            if (sscanf(*line, "# cells %llu shard %llu/%llu", &cells, &k, &n) != 3 || cells != p->count) {
+            if (sscanf(*line, "# cells %llu shard %llu/%llu", &cells, &k, &n) != 3 || (same_plan && cells != p->count)) {
                 snprintf(err, CFG_ERR_MAX, "%s: made for %s simulator cells, this export has %zu", path,
                          strncmp(*line, "# cells ", 8) ? "?" : *line + 8, p->count);
                 return -1;
@@ -165,7 +166,7 @@ static int read_part(xs_plan *p, const char *path, int part, int *owner, const c
     char *line = NULL;
     size_t cap = 0;
     long lno = 0;
-    int rc = check_head(p, path, f, &line, &cap, &lno, err);
+    int rc = check_head(p, &p->gpu, 1, path, f, &line, &cap, &lno, err);
     ssize_t len;
     while (!rc && (len = getline(&line, &cap, f)) >= 0) {
         lno++;
@@ -235,5 +236,138 @@ int xs_part_merge(xs_plan *p, const char *const *paths, int count, char err[CFG_
         rc = -1;
     }
     free(owner);
+    return rc;
+}
+
+/* ---- reusing the cells of another config's parts ---------------------------- */
+
+/* The keys the simulator reads only through cfg_wg_per_sm (the occupancy
+ * rule): a cell that holds as many workgroups an SM under both configs runs
+ * the same events, so its time carries over.  tests/link_independence.sh
+ * checks that no file of sim/ names these fields. */
+static const char *const occupancy_only_keys[] = { "gpu.smem_per_sm_bytes", "gpu.smem_reserved_per_wg_bytes" };
+
+static int occupancy_only(const char *section, const char *key)
+{
+    char name[128];
+    snprintf(name, sizeof name, "%s.%s", section, key);
+    for (size_t i = 0; i < sizeof occupancy_only_keys / sizeof *occupancy_only_keys; i++)
+        if (!strcmp(name, occupancy_only_keys[i]))
+            return 1;
+    return 0;
+}
+
+/* Every key where the two configs differ must be occupancy-only. */
+static int reusable_config(const cfg_config *now, const cfg_config *old, char err[CFG_ERR_MAX])
+{
+    size_t count;
+    const cfg_option *o = cfg_options(&count);
+    for (size_t i = 0; i < count; i++) {
+        char a[256], b[256];
+        cfg_format(now, &o[i], a, sizeof a);
+        cfg_format(old, &o[i], b, sizeof b);
+        if (strcmp(a, b) && !occupancy_only(o[i].section, o[i].key)) {
+            snprintf(err, CFG_ERR_MAX,
+                     "--reuse-config differs in %s.%s (%s, here %s), which the simulator reads beyond occupancy: its cells cannot carry over",
+                     o[i].section, o[i].key, b, a);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int coords_cmp(const pat_params *a, const pat_params *b)
+{
+#define CMP(f)                                                                                                         \
+    if (a->f != b->f)                                                                                                  \
+        return a->f < b->f ? -1 : 1;
+    CMP(pattern) CMP(n) CMP(wg) CMP(smem_per_wg) CMP(selectivity) CMP(bins) CMP(hot) CMP(addresses)
+#undef CMP
+    return 0;
+}
+
+static const xs_cell *sort_cells_base;
+static int index_cmp(const void *x, const void *y)
+{
+    return coords_cmp(&sort_cells_base[*(const size_t *)x].p, &sort_cells_base[*(const size_t *)y].p);
+}
+
+int xs_part_reuse(xs_plan *p, const cfg_config *old, const char *const *paths, int count, size_t begin, size_t end,
+                  size_t *reused, char err[CFG_ERR_MAX])
+{
+    *reused = 0;
+    if (reusable_config(&p->gpu, old, err))
+        return -1;
+    size_t span = end - begin;
+    size_t *order = malloc((span ? span : 1) * sizeof *order);
+    if (!order) {
+        snprintf(err, CFG_ERR_MAX, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < span; i++)
+        order[i] = begin + i;
+    sort_cells_base = p->cells;
+    qsort(order, span, sizeof *order, index_cmp);
+    int rc = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    for (int k = 0; k < count && !rc; k++) {
+        FILE *f = fopen(paths[k], "r");
+        if (!f) {
+            snprintf(err, CFG_ERR_MAX, "%s: %s", paths[k], strerror(errno));
+            rc = -1;
+            break;
+        }
+        long lno = 0;
+        ssize_t len;
+        rc = check_head(p, old, 0, paths[k], f, &line, &cap, &lno, err);
+        while (!rc && (len = getline(&line, &cap, f)) >= 0) {
+            lno++;
+            if (len == 0 || line[len - 1] != '\n') {
+                snprintf(err, CFG_ERR_MAX, "%s line %ld: the row is cut short (no end of line)", paths[k], lno);
+                rc = -1;
+                break;
+            }
+            chomp(line);
+            size_t i;
+            pat_params q;
+            char src;
+            double us = 0, cpu_s;
+            pat_defaults(&q);
+            if (parse_row(line, &i, &q, &src, &us, &cpu_s)) {
+                snprintf(err, CFG_ERR_MAX, "%s line %ld: not a cell of a part (malformed)", paths[k], lno);
+                rc = -1;
+                break;
+            }
+            /* binary search of this shard's cells by coordinates */
+            size_t lo = 0, hi = span;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                int c = coords_cmp(&p->cells[order[mid]].p, &q);
+                if (c < 0)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo == span || coords_cmp(&p->cells[order[lo]].p, &q))
+                continue; /* not a cell of this shard, or of this plan */
+            xs_cell *c = &p->cells[order[lo]];
+            uint32_t bytes = pat_smem_bytes(&c->p);
+            if (c->status != XS_PENDING ||
+                cfg_wg_per_sm(&p->gpu, c->p.wg, bytes, NULL) != cfg_wg_per_sm(old, c->p.wg, bytes, NULL))
+                continue;
+            c->status = src == 's' ? XS_SIM : XS_BUDGET;
+            c->gpu_us = us;
+            c->cpu_s = cpu_s;
+            (*reused)++;
+        }
+        if (!rc && ferror(f)) {
+            snprintf(err, CFG_ERR_MAX, "%s: read error", paths[k]);
+            rc = -1;
+        }
+        fclose(f);
+    }
+    free(line);
+    free(order);
     return rc;
 }

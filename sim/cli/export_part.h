@@ -37,4 +37,14 @@ int xs_part_write(const xs_plan *p, size_t begin, size_t end, unsigned long long
  * cell in none (a part left out).  0, or -1. */
 int xs_part_merge(xs_plan *p, const char *const *paths, int count, char err[CFG_ERR_MAX]);
 
+/* Carries cells [begin, end) over from parts made from another config, `old`,
+ * that differs from the plan's only in keys the simulator reads through
+ * the occupancy rule (cfg_wg_per_sm): a cell that holds as many workgroups
+ * an SM under both runs the same events.  Cells are matched by their
+ * coordinates (the two plans may differ); the others stay to be run.
+ * 0 with *reused set, or -1 with err (a key beyond occupancy differs, a
+ * part is not one of `old`'s). */
+int xs_part_reuse(xs_plan *p, const cfg_config *old, const char *const *paths, int count, size_t begin, size_t end,
+                  size_t *reused, char err[CFG_ERR_MAX]);
+
 #endif

@@ -354,6 +354,15 @@ static void job_run(void *ctx, uint64_t pos, void *result)
 {
     xs_jobs *j = ctx;
     xs_result *r = result;
+    const xs_cell *c = &j->p->cells[j->begin + pos];
+    if (c->status != XS_PENDING) { /* carried over (--reuse): its run's result and cost */
+        memset(r, 0, sizeof *r);
+        r->gpu_us = c->gpu_us;
+        r->cpu_s = c->cpu_s;
+        r->budget = c->status == XS_BUDGET;
+        r->rc = r->budget;
+        return;
+    }
     atom_stats st;
     double t0 = cpu_now();
     r->rc = cli_sim_engine(&j->p->gpu, &j->p->cells[j->begin + pos].p, &st, r->err);
