@@ -40,14 +40,21 @@ static void histogram(const cpu_config *c, double n, double bins, double bytes_p
     double e = n / c->workers;
     double q0 = hot + (1 - hot) / bins, qo = (1 - hot) / bins;
     double p_same = q0 * q0 + (bins - 1) * qo * qo;
-    o->zero_us = bins * c->zero_ns_per_bin / 1e3;
+    /* The per-bin costs were measured on 4-byte bins.  Zeroing and merging
+     * move lines, and cpubench keeps the sub-word histograms' private copies
+     * at the pattern's width (cpb_job.c), so a bin of 1 or 2 bytes costs a
+     * quarter or a half: routing truth sets 1-4 put the 8-bit CAS histogram
+     * at 2-2.8x its measured time where the merge dominates (small n, 10^4
+     * bins and more) with the 4-byte price. */
+    double width = bytes_per_bin / 4;
+    o->zero_us = bins * width * c->zero_ns_per_bin / 1e3;
     o->scan_us = e * (c->key_ns + cpu_update_ns(c, bins * bytes_per_bin, p_same)) / 1e3;
-    o->merge_us = bins * c->merge_ns_per_bin / 1e3;
+    o->merge_us = bins * width * c->merge_ns_per_bin / 1e3;
     /* while every worker's copy fits in the LLC, a bin costs what the
      * cached measurement says (cross-core transfers, not DRAM streaming) */
     if (c->bins_cached_ns_per_bin > 0 && bins * bytes_per_bin * c->workers <= c->llc_bytes) {
         o->zero_us = 0;
-        o->merge_us = bins * c->bins_cached_ns_per_bin / 1e3;
+        o->merge_us = bins * width * c->bins_cached_ns_per_bin / 1e3;
     }
 }
 

@@ -347,6 +347,14 @@ static void test_cpu_tier_costs(void **state)
     assert_float_equal(b.merge_us + b.zero_us, 16384 * c.bins_cached_ns_per_bin / 1e3, 1e-9);
     assert_int_equal(cpu_predict(&old, &tiny, &b, err), 0);
     assert_float_equal(b.merge_us + b.zero_us, 16384 * (old.zero_ns_per_bin + old.merge_ns_per_bin) / 1e3, 1e-9);
+    /* the sub-word histograms' copies are of their width: a quarter (u8)
+     * and a half (u16) of a 4-byte bin's zeroing and merge */
+    tiny.pattern = PAT_HISTOGRAM_U8_CAS;
+    assert_int_equal(cpu_predict(&c, &tiny, &b, err), 0);
+    assert_float_equal(b.merge_us + b.zero_us, 16384 * c.bins_cached_ns_per_bin / 4 / 1e3, 1e-9);
+    tiny.pattern = PAT_HISTOGRAM_U16_CAS;
+    assert_int_equal(cpu_predict(&old, &tiny, &b, err), 0);
+    assert_float_equal(b.merge_us + b.zero_us, 16384 * (old.zero_ns_per_bin + old.merge_ns_per_bin) / 2 / 1e3, 1e-9);
     p.n = 1 << 24;
     assert_int_equal(cpu_predict(&c, &p, &b, err), 0);
     assert_true(b.us > a.us);
