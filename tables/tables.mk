@@ -37,7 +37,7 @@ TABLE_SIM_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 # stays model until tables/sim/GPU/ holds every cell's part
 # (docs/dispatch.md, section 6, says where each stands).
 TABLE_ENGINE_h100 := sim
-TABLE_ENGINE_h200 := model
+TABLE_ENGINE_h200 := sim
 
 # The export's arguments for GPU $(1); `make -s table-args-h100` prints them
 # (tests/tables_fresh.sh and tests/tables_sim_cells.sh use them).
