@@ -7,6 +7,7 @@
 #
 # usage: bash validate/run_truth.sh cpu-config OUTDIR NAME [RUNS]
 #        bash validate/run_truth.sh truth PLAN OUTDIR [vkbench flags]
+#        bash validate/run_truth.sh cpu PLAN OUTDIR   (the CPU side alone)
 #   cpu-config: OUTDIR/NAME.ini, each figure the median of RUNS (default 9)
 #               separate runs (NAME.runK.ini, .csv raw timings, .fixed.csv),
 #               NAME.cpuinfo.txt, NAME.log
@@ -17,6 +18,42 @@
 set -u
 # CPUBENCH may name the binary (make cpu-config passes its own)
 cpb=${CPUBENCH:-./build/cpubench}
+# A host whose pool hands a task over in more than this many microseconds
+# is not measuring the CPU tier: truth set 5's first H100 host took 249 us
+# (every other 16-core host 1.5 to 2.2) and timed every row 10-300x slow.
+host_max_us=${HOST_MAX_FIXED_US:-10}
+
+# host_check OUT TAG: the scan family's whole-task median at n = 1024
+# (fixed.plan); 0 when it is under host_max_us, else 1 with one line.
+host_check() {
+    "$cpb" --plan validate/cpubench/fixed.plan >"$1.host-$2.csv" 2>/dev/null || return 1
+    awk -F, -v max="$host_max_us" -v tag="$2" '
+        /^#/ || $1 == "pattern" { next }
+        $1 ~ /^(store|counter|counter-aggregated|bitmask|reduce)$/ { v[++n] = $10 }
+        END {
+            for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+            m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+            if (!n || m > max) {
+                printf "run_truth: host check %s: a task at n = 1024 takes %s us (limit %s): this host cannot time the CPU tier; its CPU rows must not be scored\n", tag, n ? m : "?", max
+                exit 1
+            }
+            printf "run_truth: host check %s: a task at n = 1024 takes %.3f us\n", tag, m
+        }' "$1.host-$2.csv"
+}
+
+# cpu_side PLAN OUT: cpubench --plan between two host checks; OUT/cpu.csv.
+cpu_side() {
+    local st=0 rc start
+    host_check "$2/cpu" before || st=3
+    start=$(date +%s)
+    "$cpb" --plan "$1" >"$2/cpu.csv" 2>"$2/cpu.log"
+    rc=$?
+    [ $rc = 0 ] || st=1
+    echo "run_truth: cpubench --plan: exit $rc, $(($(date +%s) - start)) s, $(grep -vc '^#' "$2/cpu.csv") lines"
+    grep -v '^cpubench: \[' "$2/cpu.log" | head -5
+    host_check "$2/cpu" after || st=3
+    return $st
+}
 mode=$1
 shift
 case "$mode" in
@@ -43,23 +80,21 @@ cpu-config)
     echo "run_truth: cpu-config $name: exit $status, $runs runs, $(nproc) CPUs, $(grep -m1 'Model name' "$out/$name.cpuinfo.txt")"
     exit $status
     ;;
-truth)
+truth | cpu)
     plan=$1 out=$2
     shift 2
     mkdir -p "$out"
     # the CPU side first: seconds, where the GPU side can take minutes
-    start=$(date +%s)
-    "$cpb" --plan "$plan" >"$out/cpu.csv" 2>"$out/cpu.log"
+    cpu_side "$plan" "$out"
     cpu_status=$?
-    echo "run_truth: cpubench --plan: exit $cpu_status, $(($(date +%s) - start)) s, $(grep -vc '^#' "$out/cpu.csv") lines"
-    grep -v '^cpubench: \[' "$out/cpu.log" | head -5
+    [ "$mode" = cpu ] && exit $cpu_status
     bash validate/run_device.sh "$plan" "$out" "" -- "$@"
     gpu_status=$?
     [ $gpu_status = 0 ] && [ $cpu_status = 0 ]
     exit $?
     ;;
 *)
-    echo "usage: run_truth.sh cpu-config OUTDIR NAME [RUNS] | truth PLAN OUTDIR [vkbench flags]" >&2
+    echo "usage: run_truth.sh cpu-config OUTDIR NAME [RUNS] | truth PLAN OUTDIR [vkbench flags] | cpu PLAN OUTDIR" >&2
     exit 2
     ;;
 esac
