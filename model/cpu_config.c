@@ -25,6 +25,8 @@ static const cpu_option options[] = {
     { "cost", "key_ns", CPU_T_DOUBLE, OFF(key_ns), 0, 1e6, "0.6486", "ns", "per element per worker: lowbias32, select, count" },
     { "cost", "reduce_ns", CPU_T_DOUBLE, OFF(reduce_ns), 0, 1e6, "0.3428", "ns", "per element per worker: hash, sum of key & 255, no selection (0: key_ns)" },
     { "cost", "store_ns", CPU_T_DOUBLE, OFF(store_ns), 0, 1e6, "0.8794", "ns", "per element beyond key_ns: compaction's branch-free write of every key" },
+    { "cost", "store_skip_ns", CPU_T_DOUBLE, OFF(store_skip_ns), 0, 1e6, "28.4", "ns", "store: a mispredicted skip of its masked write, per worker (0: no such branch)" },
+    { "cost", "store_skip_lanes", CPU_T_INT, OFF(store_skip_lanes), 1, 64, "16", "keys", "store: keys one skip branch covers (16 AVX-512, 8 AVX2, 1 scalar)" },
     { "cost", "copy_gbps", CPU_T_DOUBLE, OFF(copy_gbps), 0.001, 1e6, "85.582", "GB/s", "concatenating compaction regions" },
     { "cost", "zero_ns_per_bin", CPU_T_DOUBLE, OFF(zero_ns_per_bin), 0, 1e6, "0.5747", "ns", "zeroing private bins, per bin" },
     { "cost", "merge_ns_per_bin", CPU_T_DOUBLE, OFF(merge_ns_per_bin), 0, 1e6, "0.5156", "ns", "summing one bin over every worker's copy" },

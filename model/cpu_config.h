@@ -23,6 +23,8 @@ typedef struct cpu_config {
     double key_ns;                    /* per element per worker: hash, select, count */
     double reduce_ns;                 /* per element per worker: hash, sum of key & 255 (0: key_ns) */
     double store_ns;                  /* per element beyond key_ns: compaction's write of every key */
+    double store_skip_ns;             /* store: a mispredicted skip of its masked write, per worker */
+    int store_skip_lanes;             /* keys one skip branch covers */
     double copy_gbps;                 /* concatenating compaction regions */
     double zero_ns_per_bin;           /* zeroing private bins, per bin */
     double merge_ns_per_bin;          /* summing one bin over every worker's copy */

@@ -85,10 +85,17 @@ int cpu_predict(const cpu_config *c, const pat_params *p, cpu_cost *o, char err[
     memset(o, 0, sizeof *o);
     o->pool_us = fixed_us(c, p->pattern);
     switch (p->pattern) {
-    case PAT_STORE:
-        /* the selected write is if-converted into a masked vector store:
-         * dense or empty, it costs what counting does (cpubench --plan on
-         * the GPU host: 0.73 ns an element at S = 1, 0.70 at S = 0) */
+    case PAT_STORE: {
+        /* The selected write is a masked vector store that a branch skips
+         * when no key of the vector is selected: dense or empty it costs
+         * what counting does, but where the branch goes either way it
+         * mispredicts as often as min(p, 1 - p) (docs/findings.md 34:
+         * 2.5x at S = 4% on the GPU host) */
+        double lanes = c->store_skip_lanes > 0 ? c->store_skip_lanes : 1;
+        double any = 1 - pow(1 - s, lanes), miss = any < 1 - any ? any : 1 - any;
+        o->scan_us = e * (c->key_ns + c->store_skip_ns * miss / lanes) / 1e3;
+        break;
+    }
     case PAT_COUNTER:
     case PAT_COUNTER_AGGREGATED:
     case PAT_BITMASK:

@@ -366,6 +366,17 @@ static void test_cpu_tier_costs(void **state)
     assert_true(b.scan_us > 2 * a.scan_us);
     assert_true(b.merge_us > a.merge_us);
     assert_true(cpu_update_ns(&c, 1e9, 0) >= cpu_update_ns(&c, 1e3, 0));
+    /* store pays its skip branch where it goes either way: nothing at S = 0
+     * or 1, the most where a vector holds a selected key half the time */
+    p = params(PAT_STORE, 1 << 22, 0, 256, 0);
+    assert_int_equal(cpu_predict(&c, &p, &a, err), 0);
+    double s_half = 1 - pow(0.5, 1.0 / c.store_skip_lanes);
+    p.selectivity = s_half;
+    assert_int_equal(cpu_predict(&c, &p, &b, err), 0);
+    assert_float_equal(b.scan_us - a.scan_us, (1 << 22) / (double)c.workers * c.store_skip_ns * 0.5 / c.store_skip_lanes / 1e3, 1e-6);
+    p.selectivity = 1;
+    assert_int_equal(cpu_predict(&c, &p, &b, err), 0);
+    assert_float_equal(b.scan_us, a.scan_us, 1e-9);
     /* compaction pays the concatenation */
     p = params(PAT_COMPACTION, 1 << 24, 1, 256, 0);
     assert_int_equal(cpu_predict(&c, &p, &a, err), 0);

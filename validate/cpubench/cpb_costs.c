@@ -29,6 +29,7 @@
 #include "cpb_kernels.h"
 #include "cpb_plan.h"
 #include "cpb_pool.h"
+#include "cpb_simd.h"
 
 #define MAX_LOG2_BINS 22
 
@@ -83,11 +84,31 @@ static double median_of(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The selectivity at which store's skip branch over `lanes` keys goes
+ * either way half the time: 1 - (1 - S)^lanes = 1/2. */
+static double skip_selectivity(int lanes)
+{
+    return 1 - pow(0.5, 1.0 / lanes);
+}
+
+/* One mispredicted skip, in ns a worker: the time store spends beyond its
+ * S = 0 run, per element, times the keys a branch covers, over the share
+ * of branches a predictor of the majority outcome misses (findings 34:
+ * the hump follows min(p, 1 - p)). */
+static double skip_cost(double extra_us, double s, int lanes, double per_elem)
+{
+    double p = 1 - pow(1 - s, lanes), miss = p < 1 - p ? p : 1 - p;
+    double v = extra_us * per_elem * lanes / (miss > 0 ? miss : 1);
+    return v > 0 ? v : 0;
+}
+
 /* Reads back the CSV this program writes: the figures the config is
  * derived from, from each row's fastest repetition. */
 static int read_results(const char *path, int *workers, uint64_t *n, double *pool_us, double *key_ns, double *reduce_ns,
-                        double *compact_ns, double *copy_gbps, double *zero_big, double *merge_big, double *update)
+                        double *compact_ns, double *copy_gbps, double *zero_big, double *merge_big, double *update,
+                        double *skip_ns, int *lanes)
 {
+    double store0 = NAN, store_skip = NAN, skip_s = 0;
     FILE *f = fopen(path, "r");
     char line[512];
     double hist[MAX_LOG2_BINS + 1], zero[MAX_LOG2_BINS + 1], concat = 0;
@@ -124,6 +145,10 @@ static int read_results(const char *path, int *workers, uint64_t *n, double *poo
             zero[e] = med;
         else if (!strcmp(what, "merge"))
             *merge_big = med;
+        else if (!strcmp(what, "store_s0"))
+            store0 = med;
+        else if (!strcmp(what, "store_skip"))
+            store_skip = med, skip_s = s, *lanes = (int)bins;
     }
     fclose(f);
     if (have != 7) {
@@ -138,6 +163,8 @@ static int read_results(const char *path, int *workers, uint64_t *n, double *poo
     *copy_gbps = 4.0 * (double)*n / (fmax(concat - *pool_us, 0.01) * 1e3);
     for (int e = 0; e <= MAX_LOG2_BINS; e++)
         update[e] = (hist[e] - zero[e]) * per_elem - *key_ns;
+    /* a CSV from before the store rows: 0, no skip-branch term in the tier */
+    *skip_ns = isnan(store0) || isnan(store_skip) ? 0 : skip_cost(store_skip - store0, skip_s, *lanes, per_elem);
     *zero_big = (zero[MAX_LOG2_BINS] - *pool_us) * 1000.0 / (1u << MAX_LOG2_BINS);
     *merge_big = (*merge_big - *pool_us) * 1000.0 / (1u << MAX_LOG2_BINS);
     return 0;
@@ -223,10 +250,12 @@ int cpb_costs_main(int argc, char **argv)
         reps = reps > 3 ? 3 : reps;
     }
     double pool_us = 0, key_ns = 0, reduce_ns = 0, compact_ns = 0, copy_gbps = 0, zero_big = 0, merge_big = 0;
-    double update[MAX_LOG2_BINS + 1];
+    double update[MAX_LOG2_BINS + 1], skip_ns = 0;
+    int lanes = cpb_store_lanes();
     cpb_pool *pool = NULL;
     if (from_csv) {
-        if (read_results(from_csv, &workers, &n, &pool_us, &key_ns, &reduce_ns, &compact_ns, &copy_gbps, &zero_big, &merge_big, update))
+        if (read_results(from_csv, &workers, &n, &pool_us, &key_ns, &reduce_ns, &compact_ns, &copy_gbps, &zero_big, &merge_big, update,
+                         &skip_ns, &lanes))
             return 1;
     } else {
         csv = csv_path ? fopen(csv_path, "w") : stdout;
@@ -273,6 +302,19 @@ int cpb_costs_main(int argc, char **argv)
         t = measure(pool, cpb_task_reduce, &job, reps, 0);
         reduce_ns = (t.median_us - pool_us) * per_elem;
         row("reduce", workers, n, 0, 1, reps, t, reduce_ns);
+
+        /* store's skip branch: at S = 0 it always skips; at the S where a
+         * vector of `lanes` keys holds a selected one half the time it
+         * goes either way (the bins column carries the lanes) */
+        job.threshold = 0;
+        timing s0 = measure(pool, cpb_task_store, &job, reps, 0);
+        row("store_s0", workers, n, (uint32_t)lanes, 0, reps, s0, (s0.median_us - pool_us) * per_elem);
+        double s_half = skip_selectivity(lanes);
+        job.threshold = (uint32_t)lround(s_half * 1e6);
+        s_half = job.threshold / 1e6;
+        t = measure(pool, cpb_task_store, &job, reps, 0);
+        row("store_skip", workers, n, (uint32_t)lanes, s_half, reps, t, (t.median_us - pool_us) * per_elem);
+        skip_ns = skip_cost(t.median_us - s0.median_us, s_half, lanes, per_elem);
 
         job.threshold = 1000000;
         t = measure(pool, cpb_task_compact, &job, reps, 0);
@@ -363,6 +405,9 @@ int cpb_costs_main(int argc, char **argv)
                 reduce_ns > 0 ? reduce_ns : 0);
         fprintf(f, "store_ns = %.4f ; per element beyond key_ns: compaction's branch-free write of every key\n",
                 compact_ns - key_ns > 0 ? compact_ns - key_ns : 0);
+        fprintf(f, "store_skip_ns = %.3f ; a mispredicted skip of store's masked write, per worker (store at S = 0 and where it goes either way)\n",
+                skip_ns);
+        fprintf(f, "store_skip_lanes = %d ; keys one skip branch covers (16: AVX-512, 8: AVX2, 1: a branch a key)\n", lanes);
         fprintf(f, "copy_gbps = %.3f ; concatenating the private regions into place\n", copy_gbps);
         fprintf(f, "zero_ns_per_bin = %.4f ; zeroing a private histogram, per bin (2^22 bins, every worker)\n",
                 zero_big > 0 ? zero_big : 0);

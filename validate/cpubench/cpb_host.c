@@ -58,6 +58,21 @@ double cpb_now_us(void)
     return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
+/* The keys one skip branch of cpb_scan_store covers: its AVX-512 clone
+ * tests 16 lanes before a masked write, the AVX2 one 8, and the default
+ * build branches on every key (objdump of build/cpubench). */
+int cpb_store_lanes(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("x86-64-v4"))
+        return 16;
+    if (__builtin_cpu_supports("x86-64-v3"))
+        return 8;
+#endif
+    return 1;
+}
+
 /* The tests the target_clones resolver makes, in the same order. */
 const char *cpb_simd_level(void)
 {

@@ -40,6 +40,14 @@ void cpb_task_reduce(int w, int W, void *v)
     j->count[w * 8] = cpb_scan_reduce((uint32_t)lo, (uint32_t)(hi - lo));
 }
 
+void cpb_task_store(int w, int W, void *v)
+{
+    cpb_kjob *j = v;
+    uint64_t lo, hi;
+    cpb_slice(j->n, w, W, &lo, &hi);
+    cpb_scan_store((uint32_t)lo, (uint32_t)(hi - lo), j->threshold, j->out);
+}
+
 void cpb_task_compact(int w, int W, void *v)
 {
     cpb_kjob *j = v;

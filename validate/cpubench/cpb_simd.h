@@ -17,5 +17,7 @@
 /* The level the clones above resolve to on this host, for provenance
  * ("the compiler's default" without clones). */
 const char *cpb_simd_level(void);
+/* How many keys store's skip branch covers on this host (16, 8 or 1). */
+int cpb_store_lanes(void);
 
 #endif
