@@ -212,6 +212,7 @@ double cfg_threads_per_cycle(const cfg_config *cfg);
 /* Resident workgroups per SM of wg threads declaring smem_bytes of shared
  * memory, and which resource caps it (one rule for the simulator, the model
  * and the tables; the exported C header writes the same arithmetic out).
+ * wg >= 1: callers check it first (a multiple of the subgroup size).
  * 0: the workgroup does not fit. */
 enum cfg_occ_limit { CFG_OCC_WG_SLOTS, CFG_OCC_THREADS, CFG_OCC_WARPS, CFG_OCC_SMEM };
 int cfg_wg_per_sm(const cfg_config *cfg, int wg, uint32_t smem_bytes, enum cfg_occ_limit *limit);

@@ -14,8 +14,8 @@
 /* Predictions: six significant digits, written as cfg_format_exact writes
  * the double they read back as.  Six digits always read back as
  * themselves (a double carries 15), so only an integer in exponent form
- * (1.23457e+06) is written again; the rest skips a second print and parse,
- * a tenth of a whole export's time. */
+ * (1.23457e+06) is written again; the rest skips a second print and parse
+ * (callgrind: a quarter of a model export's instructions). */
 static void fmt_pred(char *buf, size_t len, double v)
 {
     snprintf(buf, len, "%.6g", v);

@@ -88,7 +88,7 @@ done
 strip() { cut -d, -f1-11 "$@"; }
 check "--reuse: parts equal the fresh ones but for cpu_s" \
     "cmp -s <(strip $tmp/re[123].csv) <(strip $tmp/part[123].csv)"
-carried=$(sed -n 's/.*; \([0-9]*\) of the runs carried over.*/\1/p' "$tmp/reuse.err" | paste -sd+ | bc)
+carried=$(sed -n 's/.*; \([0-9]*\) of the runs carried over.*/\1/p' "$tmp/reuse.err" | awk '{ s += $1 } END { if (NR) print s }')
 check "--reuse: most cells carried over, those whose occupancy changed run ($carried of $n carried)" \
     "[ -n '$carried' ] && [ '$carried' -gt \$(( $n / 2 )) ] && [ '$carried' -lt $n ]"
 expect "--reuse of a config that differs beyond occupancy is refused" "beyond occupancy" \

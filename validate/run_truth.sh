@@ -26,7 +26,10 @@ host_max_us=${HOST_MAX_FIXED_US:-10}
 # host_check OUT TAG: the scan family's whole-task median at n = 1024
 # (fixed.plan); 0 when it is under host_max_us, else 1 with one line.
 host_check() {
-    "$cpb" --plan validate/cpubench/fixed.plan >"$1.host-$2.csv" 2>/dev/null || return 1
+    if ! "$cpb" --plan validate/cpubench/fixed.plan >"$1.host-$2.csv" 2>"$1.host-$2.log"; then
+        echo "run_truth: host check $2: cpubench --plan validate/cpubench/fixed.plan failed ($(head -1 "$1.host-$2.log"))"
+        return 1
+    fi
     awk -F, -v max="$host_max_us" -v tag="$2" '
         /^#/ || $1 == "pattern" { next }
         $1 ~ /^(store|counter|counter-aggregated|bitmask|reduce)$/ { v[++n] = $10 }
@@ -90,6 +93,8 @@ truth | cpu)
     [ "$mode" = cpu ] && exit $cpu_status
     bash validate/run_device.sh "$plan" "$out" "" -- "$@"
     gpu_status=$?
+    # a failed host check (3) says more than a failed run (1): it wins
+    [ $cpu_status = 3 ] && exit 3
     [ $gpu_status = 0 ] && [ $cpu_status = 0 ]
     exit $?
     ;;
