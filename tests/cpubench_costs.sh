@@ -38,6 +38,13 @@ check "reduce_ns is derived from the medians ($want)" grep -q "^reduce_ns = $wan
 want=$(awk -F, '$1 == "store_s0" { z = $7 } $1 == "store_skip" { t = $7; n = $3; w = $2; l = $4; s = $5 }
     END { p = 1 - (1 - s) ^ l; m = (p < 1 - p) ? p : 1 - p; v = (t - z) * 1000 * w / n * l / m; printf "%.3f", (v > 0 ? v : 0) }' "$tmp/c.csv")
 check "store_skip_ns is derived from the medians ($want)" grep -q "^store_skip_ns = $want ;" "$tmp/c.ini"
+# the skip row is timed where a vector of the config's lanes holds a selected
+# key half the time, 1 - (1 - S)^lanes = 1/2, and at S = 0 beside it
+check "store_skip is timed where the branch goes either way, store_s0 at S = 0" \
+    awk -F, -v l="$(awk '$1 == "store_skip_lanes" { print $3 }' "$tmp/c.ini")" '
+        $1 == "store_skip" { p = 1 - (1 - $5) ^ l; ok1 = (l == $4 && p > 0.49 && p < 0.51) }
+        $1 == "store_s0" { ok0 = ($5 == 0) }
+        END { exit !(ok0 && ok1) }' "$tmp/c.csv"
 "$A" export --config configs/h100.ini --cpu "$tmp/c.ini" --only reduce --format csv --output "$tmp/t.csv" 2>"$tmp/aerr"
 check "atomsim loads the config" test -s "$tmp/t.csv"
 
