@@ -24,24 +24,21 @@ cpb=${CPUBENCH:-./build/cpubench}
 host_max_us=${HOST_MAX_FIXED_US:-10}
 
 # host_check OUT TAG: the scan family's whole-task median at n = 1024
-# (fixed.plan); 0 when it is under host_max_us, else 1 with one line.
+# (fixed.plan, fixed_section.sh); 0 when it is at most host_max_us, else 1
+# with one line.
 host_check() {
     if ! "$cpb" --plan validate/cpubench/fixed.plan >"$1.host-$2.csv" 2>"$1.host-$2.log"; then
         echo "run_truth: host check $2: cpubench --plan validate/cpubench/fixed.plan failed ($(head -1 "$1.host-$2.log"))"
         return 1
     fi
-    awk -F, -v max="$host_max_us" -v tag="$2" '
-        /^#/ || $1 == "pattern" { next }
-        $1 ~ /^(store|counter|counter-aggregated|bitmask|reduce)$/ { v[++n] = $10 }
-        END {
-            for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
-            m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-            if (!n || m > max) {
-                printf "run_truth: host check %s: a task at n = 1024 takes %s us (limit %s): this host cannot time the CPU tier; its CPU rows must not be scored\n", tag, n ? m : "?", max
-                exit 1
-            }
-            printf "run_truth: host check %s: a task at n = 1024 takes %.3f us\n", tag, m
-        }' "$1.host-$2.csv"
+    # the scan family's median, as the [fixed] section of a config takes it
+    local m
+    m=$(bash validate/cpubench/fixed_section.sh "$1.host-$2.csv" 2>/dev/null | awk '$1 == "scan_fixed_us" { print $3 }')
+    if [ -z "$m" ] || awk -v m="$m" -v max="$host_max_us" 'BEGIN { exit !(m > max) }'; then
+        echo "run_truth: host check $2: a task at n = 1024 takes ${m:-?} us (limit $host_max_us): this host cannot time the CPU tier; its CPU rows must not be scored"
+        return 1
+    fi
+    echo "run_truth: host check $2: a task at n = 1024 takes $m us"
 }
 
 # cpu_side PLAN OUT: cpubench --plan between two host checks; OUT/cpu.csv.

@@ -154,9 +154,21 @@ static int check_head(const xs_plan *p, const cfg_config *made_from, int same_pl
     return 0;
 }
 
-/* Which part holds each cell: 0 none, else the part's number + 1. */
-static int read_part(xs_plan *p, const char *path, int part, int *owner, const char *const *paths,
-                     char err[CFG_ERR_MAX])
+/* One data row of a part, parsed. */
+typedef struct part_row {
+    size_t index;
+    pat_params q;
+    char source;
+    double gpu_us, cpu_s;
+} part_row;
+
+/* Reads a part made from `made_from` (same_plan: and for this plan's cell
+ * count) and hands each row to `fn`, which returns 0 to go on or -1 with
+ * err set.  The '#' lines, rows cut short and malformed rows are refused
+ * here, once for the merge and the reuse alike.  0 or -1 with err. */
+static int scan_part(const xs_plan *p, const cfg_config *made_from, int same_plan, const char *path,
+                     int (*fn)(void *ctx, const char *path, long lno, const part_row *r, char err[CFG_ERR_MAX]),
+                     void *ctx, char err[CFG_ERR_MAX])
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -166,7 +178,7 @@ static int read_part(xs_plan *p, const char *path, int part, int *owner, const c
     char *line = NULL;
     size_t cap = 0;
     long lno = 0;
-    int rc = check_head(p, &p->gpu, 1, path, f, &line, &cap, &lno, err);
+    int rc = check_head(p, made_from, same_plan, path, f, &line, &cap, &lno, err);
     ssize_t len;
     while (!rc && (len = getline(&line, &cap, f)) >= 0) {
         lno++;
@@ -176,34 +188,15 @@ static int read_part(xs_plan *p, const char *path, int part, int *owner, const c
             break;
         }
         chomp(line);
-        size_t i;
-        pat_params q;
-        char src, d[512];
-        double us = 0, cpu_s;
-        pat_defaults(&q);
-        if (parse_row(line, &i, &q, &src, &us, &cpu_s) || i >= p->count) {
+        part_row r = { 0 };
+        pat_defaults(&r.q);
+        if (parse_row(line, &r.index, &r.q, &r.source, &r.gpu_us, &r.cpu_s) || (same_plan && r.index >= p->count)) {
             snprintf(err, CFG_ERR_MAX, "%s line %ld: not a cell of this export (malformed, or index out of range)", path,
                      lno);
             rc = -1;
             break;
         }
-        xs_cell *c = &p->cells[i];
-        xs_cell_describe(&c->p, d, sizeof d);
-        if (!same_coords(&q, &c->p)) {
-            snprintf(err, CFG_ERR_MAX, "%s line %ld: cell %zu is not this export's (%s)", path, lno, i, d);
-            rc = -1;
-            break;
-        }
-        if (owner[i]) {
-            snprintf(err, CFG_ERR_MAX, "%s line %ld: cell %zu (%s) is also in %s: a part given twice, or parts of two splits",
-                     path, lno, i, d, paths[owner[i] - 1]);
-            rc = -1;
-            break;
-        }
-        owner[i] = part + 1;
-        c->status = src == 's' ? XS_SIM : XS_BUDGET;
-        c->gpu_us = us;
-        c->cpu_s = cpu_s;
+        rc = fn(ctx, path, lno, &r, err);
     }
     if (!rc && ferror(f)) {
         snprintf(err, CFG_ERR_MAX, "%s: read error", path);
@@ -214,6 +207,40 @@ static int read_part(xs_plan *p, const char *path, int part, int *owner, const c
     return rc;
 }
 
+static void take_result(xs_cell *c, const part_row *r)
+{
+    c->status = r->source == 's' ? XS_SIM : XS_BUDGET;
+    c->gpu_us = r->gpu_us;
+    c->cpu_s = r->cpu_s;
+}
+
+typedef struct merge_ctx {
+    xs_plan *p;
+    int part;
+    int *owner;                        /* which part holds each cell: 0 none, else the part's number + 1 */
+    const char *const *paths;
+} merge_ctx;
+
+static int merge_row(void *v, const char *path, long lno, const part_row *r, char err[CFG_ERR_MAX])
+{
+    merge_ctx *m = v;
+    xs_cell *c = &m->p->cells[r->index];
+    char d[512];
+    xs_cell_describe(&c->p, d, sizeof d);
+    if (!same_coords(&r->q, &c->p)) {
+        snprintf(err, CFG_ERR_MAX, "%s line %ld: cell %zu is not this export's (%s)", path, lno, r->index, d);
+        return -1;
+    }
+    if (m->owner[r->index]) {
+        snprintf(err, CFG_ERR_MAX, "%s line %ld: cell %zu (%s) is also in %s: a part given twice, or parts of two splits",
+                 path, lno, r->index, d, m->paths[m->owner[r->index] - 1]);
+        return -1;
+    }
+    m->owner[r->index] = m->part + 1;
+    take_result(c, r);
+    return 0;
+}
+
 int xs_part_merge(xs_plan *p, const char *const *paths, int count, char err[CFG_ERR_MAX])
 {
     int *owner = calloc(p->count ? p->count : 1, sizeof *owner);
@@ -222,8 +249,11 @@ int xs_part_merge(xs_plan *p, const char *const *paths, int count, char err[CFG_
         return -1;
     }
     int rc = 0;
-    for (int k = 0; k < count && !rc; k++)
-        rc = read_part(p, paths[k], k, owner, paths, err);
+    merge_ctx m = { p, 0, owner, paths };
+    for (int k = 0; k < count && !rc; k++) {
+        m.part = k;
+        rc = scan_part(p, &p->gpu, 1, paths[k], merge_row, &m, err);
+    }
     size_t missing = 0, first = 0;
     for (size_t i = 0; !rc && i < p->count; i++)
         if (!owner[i] && !missing++)
@@ -286,10 +316,40 @@ static int coords_cmp(const pat_params *a, const pat_params *b)
     return 0;
 }
 
-static const xs_cell *sort_cells_base;
-static int index_cmp(const void *x, const void *y)
+static int cell_ptr_cmp(const void *x, const void *y)
 {
-    return coords_cmp(&sort_cells_base[*(const size_t *)x].p, &sort_cells_base[*(const size_t *)y].p);
+    return coords_cmp(&(*(xs_cell *const *)x)->p, &(*(xs_cell *const *)y)->p);
+}
+
+typedef struct reuse_ctx {
+    const xs_plan *p;
+    const cfg_config *old;
+    xs_cell **sorted;                  /* this shard's cells by coordinates: the two plans' indices differ */
+    size_t span, reused;
+} reuse_ctx;
+
+static int reuse_row(void *v, const char *path, long lno, const part_row *r, char err[CFG_ERR_MAX])
+{
+    (void)path, (void)lno, (void)err;
+    reuse_ctx *u = v;
+    size_t lo = 0, hi = u->span;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (coords_cmp(&u->sorted[mid]->p, &r->q) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == u->span || coords_cmp(&u->sorted[lo]->p, &r->q))
+        return 0; /* not a cell of this shard, or of this plan */
+    xs_cell *c = u->sorted[lo];
+    uint32_t bytes = pat_smem_bytes(&c->p);
+    if (c->status != XS_PENDING ||
+        cfg_wg_per_sm(&u->p->gpu, c->p.wg, bytes, NULL) != cfg_wg_per_sm(u->old, c->p.wg, bytes, NULL))
+        return 0;
+    take_result(c, r);
+    u->reused++;
+    return 0;
 }
 
 int xs_part_reuse(xs_plan *p, const cfg_config *old, const char *const *paths, int count, size_t begin, size_t end,
@@ -298,76 +358,18 @@ int xs_part_reuse(xs_plan *p, const cfg_config *old, const char *const *paths, i
     *reused = 0;
     if (reusable_config(&p->gpu, old, err))
         return -1;
-    size_t span = end - begin;
-    size_t *order = malloc((span ? span : 1) * sizeof *order);
-    if (!order) {
+    reuse_ctx u = { p, old, malloc((end > begin ? end - begin : 1) * sizeof(xs_cell *)), end - begin, 0 };
+    if (!u.sorted) {
         snprintf(err, CFG_ERR_MAX, "out of memory");
         return -1;
     }
-    for (size_t i = 0; i < span; i++)
-        order[i] = begin + i;
-    sort_cells_base = p->cells;
-    qsort(order, span, sizeof *order, index_cmp);
+    for (size_t i = 0; i < u.span; i++)
+        u.sorted[i] = &p->cells[begin + i];
+    qsort(u.sorted, u.span, sizeof *u.sorted, cell_ptr_cmp);
     int rc = 0;
-    char *line = NULL;
-    size_t cap = 0;
-    for (int k = 0; k < count && !rc; k++) {
-        FILE *f = fopen(paths[k], "r");
-        if (!f) {
-            snprintf(err, CFG_ERR_MAX, "%s: %s", paths[k], strerror(errno));
-            rc = -1;
-            break;
-        }
-        long lno = 0;
-        ssize_t len;
-        rc = check_head(p, old, 0, paths[k], f, &line, &cap, &lno, err);
-        while (!rc && (len = getline(&line, &cap, f)) >= 0) {
-            lno++;
-            if (len == 0 || line[len - 1] != '\n') {
-                snprintf(err, CFG_ERR_MAX, "%s line %ld: the row is cut short (no end of line)", paths[k], lno);
-                rc = -1;
-                break;
-            }
-            chomp(line);
-            size_t i;
-            pat_params q;
-            char src;
-            double us = 0, cpu_s;
-            pat_defaults(&q);
-            if (parse_row(line, &i, &q, &src, &us, &cpu_s)) {
-                snprintf(err, CFG_ERR_MAX, "%s line %ld: not a cell of a part (malformed)", paths[k], lno);
-                rc = -1;
-                break;
-            }
-            /* binary search of this shard's cells by coordinates */
-            size_t lo = 0, hi = span;
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                int c = coords_cmp(&p->cells[order[mid]].p, &q);
-                if (c < 0)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            if (lo == span || coords_cmp(&p->cells[order[lo]].p, &q))
-                continue; /* not a cell of this shard, or of this plan */
-            xs_cell *c = &p->cells[order[lo]];
-            uint32_t bytes = pat_smem_bytes(&c->p);
-            if (c->status != XS_PENDING ||
-                cfg_wg_per_sm(&p->gpu, c->p.wg, bytes, NULL) != cfg_wg_per_sm(old, c->p.wg, bytes, NULL))
-                continue;
-            c->status = src == 's' ? XS_SIM : XS_BUDGET;
-            c->gpu_us = us;
-            c->cpu_s = cpu_s;
-            (*reused)++;
-        }
-        if (!rc && ferror(f)) {
-            snprintf(err, CFG_ERR_MAX, "%s: read error", paths[k]);
-            rc = -1;
-        }
-        fclose(f);
-    }
-    free(line);
-    free(order);
+    for (int k = 0; k < count && !rc; k++)
+        rc = scan_part(p, old, 0, paths[k], reuse_row, &u, err);
+    free(u.sorted);
+    *reused = u.reused;
     return rc;
 }
