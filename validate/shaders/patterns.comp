@@ -42,6 +42,7 @@ layout(push_constant) uniform Params {
     uint tail;       // 0 none (the contract), 1 a workgroup barrier before exit, 2 a buffer fence after a write
     uint spin;       // 0 (the contract); else bitmask's and store's silent threads spin this long before exit
     uint cas_first;  // 0 (the contract): cas-append reads the word with an atomic first; 1 it guesses 0 and lets the first CAS read
+    uint flush_all;  // 0 (the contract): histogram-shared flushes non-zero bins; 1 every bin, zero ones too
 } pc;
 
 layout(std430, set = 0, binding = 0) buffer Target { uint t[]; };
@@ -210,7 +211,11 @@ void main()
     barrier();
     for (uint j = lid; j < pc.bins; j += wg) {
         uint c = smem[j];
+#if defined(PROBES)
+        if (c != 0u || pc.flush_all != 0u)
+#else
         if (c != 0u)
+#endif
             atomicAdd(t[j], c);
     }
 

@@ -15,7 +15,7 @@
 
 typedef struct push {
     uint32_t n, sel_thr, bins, hot_thr, addresses, touch, count_cas;
-    uint32_t sel_unit, tail, spin, cas_first;
+    uint32_t sel_unit, tail, spin, cas_first, flush_all;
 } push;
 
 struct vkb_bench {
@@ -37,6 +37,7 @@ struct vkb_bench {
     int count_cas;    /* vkb_bench_count_cas */
     FILE *win_order;  /* vkb_bench_win_order; NULL: off */
     int cas_first;    /* vkb_bench_cas_first */
+    int flush_all;    /* vkb_bench_flush_all */
     FILE *trace;      /* vkb_bench_trace; NULL: off */
 };
 
@@ -64,7 +65,8 @@ static int module_kind(const vkb_bench *b, const vkb_cfg *c)
 {
     if (tracing(b, c))
         return MOD_TRACE;
-    if (c->sel_unit || c->tail || c->spin || b->cas_first || counting(b, c))
+    if (c->sel_unit || c->tail || c->spin || b->cas_first || counting(b, c) ||
+        (b->flush_all && c->pattern == VKB_HISTOGRAM_SHARED))
         return MOD_PROBES;
     return MOD_CONTRACT;
 }
@@ -341,6 +343,7 @@ static int record_timed(vkb_bench *b, const vkb_cfg *c, VkDeviceSize tbytes,
         .tail = (uint32_t)c->tail,
         .spin = c->spin,
         .cas_first = (uint32_t)b->cas_first,
+        .flush_all = (uint32_t)b->flush_all,
     };
     uint32_t groups = (uint32_t)(((uint64_t)c->n + c->wg - 1) / c->wg);
 
@@ -488,6 +491,11 @@ void vkb_bench_trace(vkb_bench *b, FILE *f)
 void vkb_bench_cas_first(vkb_bench *b, int guess)
 {
     b->cas_first = guess;
+}
+
+void vkb_bench_flush_all(vkb_bench *b, int all)
+{
+    b->flush_all = all;
 }
 
 /* cas-append with counting on: the last repetition's winners in the order

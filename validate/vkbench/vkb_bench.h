@@ -59,6 +59,11 @@ void vkb_bench_trace(vkb_bench *b, FILE *f);
  * a probe). */
 void vkb_bench_cas_first(vkb_bench *b, int guess);
 
+/* --flush all: histogram-shared's flush adds every bin to global memory,
+ * zero ones included (the result is unchanged), so each chunk of the loop
+ * costs an atomic: a probe of what the flush's atomics hold a warp for. */
+void vkb_bench_flush_all(vkb_bench *b, int all);
+
 /* 1 and the guard's figures when the clock guard is on, else 0. */
 int vkb_bench_clock(const vkb_bench *b, vkb_clock_stats *s);
 

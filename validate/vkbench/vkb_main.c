@@ -41,11 +41,12 @@ typedef struct main_opts {
     int tail;     /* VKB_TAIL_* */
     uint32_t spin;
     int cas_first; /* 0 atomic (the contract), 1 guess */
+    int flush;     /* 0 nonzero (the contract), 1 every bin */
 } main_opts;
 
 static const vkb_flag main_flags[] = {
     {"plan", 1}, {"device", 1}, {"max-dispatch-ms", 1}, {"clock-guard", 1},
-    {"select-unit", 1}, {"tail", 1}, {"spin", 1}, {"win-order", 1}, {"cas-first", 1}, {"trace", 1}, {"list-devices", 0}, {"dry-run", 0},
+    {"select-unit", 1}, {"tail", 1}, {"spin", 1}, {"win-order", 1}, {"cas-first", 1}, {"flush", 1}, {"trace", 1}, {"list-devices", 0}, {"dry-run", 0},
     {"count-cas", 0}, {"help", 0},
     {NULL, 0},
 };
@@ -55,6 +56,7 @@ static const char *const sel_units[] = {"thread", "warp", "workgroup",
                                         "lane0", NULL};
 static const char *const tails[] = {"none", "barrier", "fence", NULL};
 static const char *const cas_firsts[] = {"atomic", "guess", NULL};
+static const char *const flushes[] = {"nonzero", "all", NULL};
 
 /* The index of value in the NULL-terminated names, or -1. */
 static int pick(const char *value, const char *const *names)
@@ -106,6 +108,10 @@ static int main_flag(void *ctx, const char *name, const char *value,
         if ((mo->cas_first = pick(value, cas_firsts)) < 0)
             return vkb_errf(err, VKB_EUSAGE, "--cas-first: '%s' is not "
                             "atomic or guess", value);
+    } else if (strcmp(name, "flush") == 0) {
+        if ((mo->flush = pick(value, flushes)) < 0)
+            return vkb_errf(err, VKB_EUSAGE, "--flush: '%s' is not "
+                            "nonzero or all", value);
     } else if (strcmp(name, "trace") == 0) {
         mo->trace = value;
     } else if (strcmp(name, "win-order") == 0) {
@@ -170,6 +176,10 @@ static void usage(FILE *f)
         "cas-append's first\n"
         "                     compare-and-swap expects 0 instead of an "
         "atomic read (a probe)\n"
+        "  --flush F          nonzero (default, the contract) or all: "
+        "histogram-shared's\n"
+        "                     flush adds every bin to global memory, zero "
+        "ones too (a probe)\n"
         "  --trace FILE       cas-append and bitmask record each winner's or "
         "sending warp's\n"
         "                     SM and start/end times to FILE (a probe; "
@@ -261,6 +271,10 @@ static void print_probes(FILE *f, const main_opts *mo)
         fprintf(f, "# cas_first: %s (cas-append's first compare-and-swap "
                 "expects 0, no atomic read; a probe, not the contract's "
                 "kernel)\n", cas_firsts[mo->cas_first]);
+    if (mo->flush)
+        fprintf(f, "# flush: %s (histogram-shared adds every bin to global "
+                "memory, zero ones too; a probe, not the contract's kernel)\n",
+                flushes[mo->flush]);
     if (mo->spin)
         fprintf(f, "# spin: %u (silent threads' multiply-adds before exit; a "
                 "probe, not the contract's kernel)\n", mo->spin);
@@ -318,6 +332,7 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
     vkb_bench_win_order(b, order);
     vkb_bench_trace(b, trace);
     vkb_bench_cas_first(b, mo->cas_first);
+    vkb_bench_flush_all(b, mo->flush);
     vkb_csv_provenance(stdout, &g->info);
     vkb_clock_stats cs;
     if (vkb_bench_clock(b, &cs))
