@@ -114,6 +114,7 @@ typedef struct cfg_smem {
     double same_word_cycles;          /* extra per additional lane on one word (0 = merged) */
     double atomic_latency_cycles;
     double access_latency_cycles;     /* plain shared load/store */
+    double loop_branch_cycles;        /* a shared-memory loop's back-edge branch, per iteration */
 } cfg_smem;
 
 typedef struct cfg_sim {

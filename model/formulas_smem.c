@@ -28,23 +28,25 @@ double mdl_smem_warp_cycles(const cfg_config *c, double lanes, double words)
 
 /* One warp of the workgroup walks ceil(K / wg) strided iterations in the
  * zeroing and the flush loop; the warps' shared atomics queue at their SM's
- * shared-memory unit.  As in the simulator (engine.c smem_issue), a loop's
- * counter and address instructions issue back to back with its shared op,
- * one cycle each, not as a dependent chain: a zeroing store costs its
- * issue and a one-cycle pass, a flush load that and the load's latency
- * (the test needs the word), and each flush instruction that sends
- * anything its issue and the SM port's time. */
+ * shared-memory unit.  As in the simulator (engine.c smem_issue), an
+ * iteration's counter, compare and address instructions are a dependent
+ * chain (core.alu_latency_cycles each) and its back-edge branch holds the
+ * warp smem.loop_branch_cycles: a zeroing store costs that and a one-cycle
+ * pass, a flush load that, the pass and the load's latency (the test needs
+ * the word), and each flush instruction that sends anything its issue and
+ * the SM port's time (docs/findings.md #14). */
 double mdl_privatized_histogram_cycles(const cfg_config *c, int wg, double bins, double *flush_ops)
 {
     const cfg_core *k = &c->core;
     double L = c->gpu.subgroup_size, warps = ceil(wg / L);
     double iters = ceil(bins / wg);
-    double zero = iters * (2 + 1);
+    double branch = c->smem.loop_branch_cycles;
+    double zero = iters * (mdl_alu_chain_cycles(c, 2) + branch + 1);
     double key = mdl_alu_chain_cycles(c, k->key_instructions + k->bin_instructions + k->address_instructions);
     double local = warps * mdl_smem_warp_cycles(c, L, bins) + c->smem.atomic_latency_cycles;
     double group = bins < L ? bins : L;
     double sends = iters * -expm1(wg * log1p(-fmin(1, group / bins))); /* a warp's flush instructions that send */
-    double flush = iters * (2 + k->address_instructions + 1 + c->smem.access_latency_cycles) +
+    double flush = iters * (mdl_alu_chain_cycles(c, 2 + k->address_instructions) + branch + 1 + c->smem.access_latency_cycles) +
                    sends * (1 + c->coalesce.lsu_cycles_per_request);
     if (flush_ops)
         *flush_ops = mdl_nonzero_bins(bins, wg);

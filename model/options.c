@@ -94,6 +94,7 @@ static const cfg_option options[] = {
     { "smem", "same_word_cycles", CFG_DOUBLE, OFF(smem.same_word_cycles), 0, 1e4, "1", "cycles", 1, NULL, "extra per additional lane on one word (0: merged)" },
     { "smem", "atomic_latency_cycles", CFG_DOUBLE, OFF(smem.atomic_latency_cycles), 0, 1e5, "30", "cycles", 1, NULL, "shared atomic latency" },
     { "smem", "access_latency_cycles", CFG_DOUBLE, OFF(smem.access_latency_cycles), 0, 1e5, "25", "cycles", 0, NULL, "plain shared load or store" },
+    { "smem", "loop_branch_cycles", CFG_DOUBLE, OFF(smem.loop_branch_cycles), 0, 1e4, "0", "cycles", 0, NULL, "a loop over shared memory: each iteration's back-edge branch holds the warp this long, beyond its dependent ALU instructions (0: free)" },
 
     { "sim", "max_events", CFG_DOUBLE, OFF(sim.max_events), 1, 1e15, "2e8", "events", 0, NULL, "event budget (about a minute on one core); a run needing more fails and names it" },
 

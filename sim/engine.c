@@ -430,7 +430,12 @@ static int any_nonzero(const sim_warp *w, uint64_t mask)
  * its instances then take the scheduler and the unit back to back from now
  * (the resources are single free-times that later events must find in time
  * order), while the warp itself is held for the loop's dependent chain:
- * each instance issues when the previous one lets the warp go on. */
+ * each instance issues when the previous one lets the warp go on.  The ALU
+ * instructions before an instance depend on each other (counter, compare,
+ * address), so they hold the warp core.alu_latency_cycles each, as an ALU
+ * op does, and a loop's instance also waits for its back-edge branch,
+ * smem.loop_branch_cycles (h100-shared-flush.csv: a lone warp's zero and
+ * flush iterations take 112 cycles a pair, docs/findings.md #14). */
 static double smem_issue(sim_engine *e, int w, double t, sim_op *op)
 {
     const cfg_config *c = &e->cfg;
@@ -441,6 +446,7 @@ static double smem_issue(sim_engine *e, int w, double t, sim_op *op)
     int waits = op->kind == SIM_OP_SLOAD || op->result_used;
     double lat = atomic ? c->smem.atomic_latency_cycles : c->smem.access_latency_cycles;
     double pre = op->instructions;
+    double dep = pre * c->core.alu_latency_cycles + (op->repeat > 0 ? c->smem.loop_branch_cycles : 0);
     uint32_t reps = op->repeat > 1 ? op->repeat : 1;
     /* a stride that is a multiple of the bank count keeps every lane in its
      * bank, so an instance with the same lanes costs what the last one did */
@@ -461,7 +467,7 @@ static double smem_issue(sim_engine *e, int w, double t, sim_op *op)
         if (k == 0)
             cyc_first = cyc;
         else /* the instance after the previous one lets the warp go */
-            chain += pre + cyc + (waits ? lat : 0);
+            chain += dep + cyc + (waits ? lat : 0);
         cyc_sum += cyc;
         if (atomic) {
             e->st.smem_atomic_instructions++;
@@ -478,7 +484,7 @@ static double smem_issue(sim_engine *e, int w, double t, sim_op *op)
      * makes the small reordering harmless */
     double st = t > *sched ? t : *sched;
     *sched = st + k * (1 + pre);
-    st += pre;
+    st += dep;
     e->st.warp_instructions += k * (1 + pre);
     double ss = st > e->smem_free[sm] ? st : e->smem_free[sm];
     e->smem_free[sm] = ss + cyc_sum;

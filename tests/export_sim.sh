@@ -10,7 +10,8 @@
 # (or scope) and a part cut short fail with exit 2 and one stderr line; a cell over --max-events falls back
 # to the model, marked 'm'; --reuse carries the cells of another config's
 # parts over where only the occupancy rule's keys differ and a cell's
-# occupancy did not move, giving the fresh parts' rows.  ATOMSIM may name the binary.
+# occupancy did not move, or only [smem] keys and the cell's pattern has no
+# shared memory of its own, giving the fresh parts' rows.  ATOMSIM may name the binary.
 set -u
 cd "$(dirname "$0")/.."
 A=${ATOMSIM:-build/atomsim}
@@ -91,6 +92,24 @@ check "--reuse: parts equal the fresh ones but for cpu_s" \
 carried=$(sed -n 's/.*; \([0-9]*\) of the runs carried over.*/\1/p' "$tmp/reuse.err" | awk '{ s += $1 } END { if (NR) print s }')
 check "--reuse: most cells carried over, those whose occupancy changed run ($carried of $n carried)" \
     "[ -n '$carried' ] && [ '$carried' -gt \$(( $n / 2 )) ] && [ '$carried' -lt $n ]"
+# parts of a config that differs in an [smem] key carry over the cells of
+# patterns without shared memory of their own; histogram-shared's run again
+printf 'include = %s\n[smem]\nloop_branch_cycles = 3\n' "$PWD/configs/h100.ini" >"$tmp/smemold.ini"
+SM=(--engine sim --config "$tmp/smemold.ini" --only counter,histogram-shared --sim-max-n 2^14 --sim-wg 64,256 --sim-smem 0 --no-progress)
+: >"$tmp/smemre.err"
+for k in 1 2 3; do
+    "$A" export "${SM[@]}" -j 2 --shard "$k/3" --output "$tmp/smemold$k.csv" 2>/dev/null || bad "smem old shard $k/3 exited $?"
+done
+for k in 1 2 3; do
+    "$A" export "${S[@]}" -j 2 --shard "$k/3" --reuse-config "$tmp/smemold.ini" --reuse "$tmp/smemold1.csv" \
+        --reuse "$tmp/smemold2.csv" --reuse "$tmp/smemold3.csv" --output "$tmp/smemre$k.csv" 2>>"$tmp/smemre.err" || bad "smem reuse shard $k/3 exited $?"
+done
+check "--reuse across an [smem] key: parts equal the fresh ones but for cpu_s" \
+    "cmp -s <(strip $tmp/smemre[123].csv) <(strip $tmp/part[123].csv)"
+carried=$(sed -n 's/.*; \([0-9]*\) of the runs carried over.*/\1/p' "$tmp/smemre.err" | awk '{ s += $1 } END { if (NR) print s }')
+counters=$(cat "$tmp"/part[123].csv | grep -c '^[0-9]*,counter,')
+check "--reuse across an [smem] key: exactly the counter cells carried over ($carried of $counters)" \
+    "[ -n '$carried' ] && [ '$carried' -eq '$counters' ] && [ '$counters' -gt 0 ]"
 expect "--reuse of a config that differs beyond occupancy is refused" "beyond occupancy" \
     "$A" export "${S[@]}" --shard 1/3 --reuse-config "$tmp/other.ini" --reuse "$tmp/old1.csv"
 expect "--reuse of parts not made from --reuse-config is refused" "config hash" \

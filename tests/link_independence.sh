@@ -60,5 +60,14 @@ if [ -z "$hits" ]; then ok "sim/ sources include only the model's shared-type he
 hits=$(grep -nE 'smem_per_sm_bytes|smem_reserved_per_wg_bytes' sim/*.c sim/*.h sim/patterns/*.c sim/patterns/*.h)
 if [ -z "$hits" ]; then ok "sim/ reads the shared-memory capacity only through cfg_wg_per_sm"; else bad "sim/ reads an occupancy-only key directly:"; echo "$hits" | sed 's/^/       /'; fi
 
+# export --reuse re-simulates only the patterns with shared memory of their
+# own when an [smem] key differs (sim/cli/export_part.c's shared_only): the
+# engine reads the [smem] keys only in its shared-op path, and only those
+# patterns issue shared ops
+hits=$(grep -nE 'cfg\.smem\.|c->smem\.|->smem\.' sim/*.c sim/patterns/*.c | grep -v '^sim/engine.c:' || true)
+if [ -z "$hits" ]; then ok "only sim/engine.c reads the [smem] keys"; else bad "a file of sim/ besides engine.c reads an [smem] key:"; echo "$hits" | sed 's/^/       /'; fi
+issuers=$(grep -lE 'SIM_OP_S(ATOMIC|LOAD|STORE)' sim/patterns/*.c | xargs -n1 basename | sort | tr '\n' ' ')
+if [ "$issuers" = "histogram_shared.c reduce.c " ]; then ok "only histogram-shared and reduce issue shared-memory ops"; else bad "shared-memory ops are issued by: $issuers(export_part.c's shared_only and pat_own_smem_bytes assume histogram_shared.c reduce.c)"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -114,6 +114,10 @@ for first in atomic guess; do
               if (!bad && length(want) == 4) print "ok" }' "$tmp/wo.csv" "$tmp/wins.csv")"
 done
 check "--cas-first guess recorded in provenance" grep -q "^# cas_first: guess " "$tmp/wo.csv"
+rc=0
+vkbench --pattern histogram-shared --n 5000 --wg 32,256 --bins 1024 --smem-per-wg 8192 --flush all >"$tmp/fa.csv" 2>/dev/null || rc=$?
+check "--flush all: histogram-shared's rows still check ok" test "$rc" -eq 0 -a "$(grep -c ',ok$' "$tmp/fa.csv")" -eq 2
+check "--flush all recorded in provenance" grep -q "^# flush: all " "$tmp/fa.csv"
 check "--win-order's file carries the run's provenance" test "$(head -1 "$tmp/wins.csv" | cut -c1-7)" = "# gpu: " -a \
     "$(grep -c '^# harness_commit: \|^# cas_first: guess \|^# side_file: win-order ' "$tmp/wins.csv")" -eq 3
 check "every selected thread won once (S = 1: 2048 lines a row)" test "$(grep -c '^2048,256,1,' "$tmp/wins.csv")" -eq 2048
@@ -168,6 +172,7 @@ expect "--trace on a device without SM builtins -> 1" 1 "lacks VK_NV_shader_sm_b
     vkbench --pattern cas-append --n 256 --trace "$tmp/trace.csv"
 check "a refused --trace writes no file" test ! -e "$tmp/trace.csv"
 expect "bad --cas-first -> 2" 2 "--cas-first: 'load'" vkbench --pattern cas-append --cas-first load
+expect "bad --flush -> 2" 2 "--flush: 'some'" vkbench --pattern histogram-shared --flush some
 expect "--win-order without --count-cas -> 2" 2 "--win-order needs --count-cas" \
     vkbench --pattern cas-append --win-order "$tmp/w.csv"
 expect "unwritable --win-order -> 1" 1 "--win-order: cannot write" \

@@ -87,7 +87,7 @@ static int parse_row(char *line, int has_cas, val_row *r, char *why, size_t whyl
 static int is_probe(const char *line)
 {
     static const char *const keys[] = { "# select_unit: ", "# tail: ", "# spin: ", "# cas_first: ",
-                                          "# trace: " };
+                                          "# flush: ", "# trace: " };
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (!strncmp(line, keys[k], strlen(keys[k])))
             return 1;

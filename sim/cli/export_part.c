@@ -287,21 +287,34 @@ static int occupancy_only(const char *section, const char *key)
     return 0;
 }
 
-/* Every key where the two configs differ must be occupancy-only. */
-static int reusable_config(const cfg_config *now, const cfg_config *old, char err[CFG_ERR_MAX])
+/* The [smem] keys: the simulator reads them only for shared-memory ops,
+ * which only the patterns with shared memory of their own issue
+ * (pat_own_smem_bytes; tests/link_independence.sh checks both halves).
+ * When one differs, those patterns' cells are simulated again and every
+ * other cell still carries over. */
+static int shared_only(const char *section) { return !strcmp(section, "smem"); }
+
+/* Every key where the two configs differ must be occupancy-only or
+ * shared-only; *smem_differs says whether a shared-only one does. */
+static int reusable_config(const cfg_config *now, const cfg_config *old, int *smem_differs, char err[CFG_ERR_MAX])
 {
     size_t count;
     const cfg_option *o = cfg_options(&count);
+    *smem_differs = 0;
     for (size_t i = 0; i < count; i++) {
         char a[256], b[256];
         cfg_format(now, &o[i], a, sizeof a);
         cfg_format(old, &o[i], b, sizeof b);
-        if (strcmp(a, b) && !occupancy_only(o[i].section, o[i].key)) {
-            snprintf(err, CFG_ERR_MAX,
-                     "--reuse-config differs in %s.%s (%s, here %s), which the simulator reads beyond occupancy: its cells cannot carry over",
-                     o[i].section, o[i].key, b, a);
-            return -1;
+        if (!strcmp(a, b) || occupancy_only(o[i].section, o[i].key))
+            continue;
+        if (shared_only(o[i].section)) {
+            *smem_differs = 1;
+            continue;
         }
+        snprintf(err, CFG_ERR_MAX,
+                 "--reuse-config differs in %s.%s (%s, here %s), which the simulator reads beyond occupancy and shared memory: its cells cannot carry over",
+                 o[i].section, o[i].key, b, a);
+        return -1;
     }
     return 0;
 }
@@ -326,6 +339,7 @@ typedef struct reuse_ctx {
     const cfg_config *old;
     xs_cell **sorted;                  /* this shard's cells by coordinates: the two plans' indices differ */
     size_t span, reused;
+    int smem_differs;                  /* a shared-only key differs: shared-memory patterns run again */
 } reuse_ctx;
 
 static int reuse_row(void *v, const char *path, long lno, const part_row *r, char err[CFG_ERR_MAX])
@@ -344,7 +358,7 @@ static int reuse_row(void *v, const char *path, long lno, const part_row *r, cha
         return 0; /* not a cell of this shard, or of this plan */
     xs_cell *c = u->sorted[lo];
     uint32_t bytes = pat_smem_bytes(&c->p);
-    if (c->status != XS_PENDING ||
+    if (c->status != XS_PENDING || (u->smem_differs && pat_own_smem_bytes(&c->p) > 0) ||
         cfg_wg_per_sm(&u->p->gpu, c->p.wg, bytes, NULL) != cfg_wg_per_sm(u->old, c->p.wg, bytes, NULL))
         return 0;
     take_result(c, r);
@@ -356,9 +370,10 @@ int xs_part_reuse(xs_plan *p, const cfg_config *old, const char *const *paths, i
                   size_t *reused, char err[CFG_ERR_MAX])
 {
     *reused = 0;
-    if (reusable_config(&p->gpu, old, err))
+    int smem_differs;
+    if (reusable_config(&p->gpu, old, &smem_differs, err))
         return -1;
-    reuse_ctx u = { p, old, malloc((end > begin ? end - begin : 1) * sizeof(xs_cell *)), end - begin, 0 };
+    reuse_ctx u = { p, old, malloc((end > begin ? end - begin : 1) * sizeof(xs_cell *)), end - begin, 0, smem_differs };
     if (!u.sorted) {
         snprintf(err, CFG_ERR_MAX, "out of memory");
         return -1;
