@@ -72,6 +72,7 @@ typedef struct cfg_coalesce {
     int merge_cas;                    /* 1: same-address CAS lanes of one instruction resolve as one op */
     double lsu_cycles_per_request;    /* SM memory port: cycles to send one line request */
     double lsu_return_cycles_per_request; /* extra, when the atomic returns its old value */
+    double reply_cycles_per_request;  /* a returning atomic's replies enter the SM this far apart */
 } cfg_coalesce;
 
 typedef struct cfg_xbar {

@@ -59,6 +59,10 @@ double mdl_alu_chain_cycles(const cfg_config *c, double instructions);
 /* Uncontended global atomic, issue to reply: memory port, crossbar both
  * ways and the slice's atomic latency. */
 double mdl_global_atomic_latency_cycles(const cfg_config *c);
+/* The replies of a returning atomic's `requests` requests enter the SM
+ * coalesce.reply_cycles_per_request apart: what the last one adds to the
+ * first's round trip (the simulator's mem_atomic). */
+double mdl_reply_spread_cycles(const cfg_config *c, double requests);
 
 /* Contended global atomic: the uncontended round trip plus a queue of
  * `queued` operations ahead of it on one address (same_address_cycles each,

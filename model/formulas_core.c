@@ -87,6 +87,11 @@ double mdl_global_atomic_latency_cycles(const cfg_config *c)
            c->l2.atomic_latency_cycles;
 }
 
+double mdl_reply_spread_cycles(const cfg_config *c, double requests)
+{
+    return requests > 1 ? (requests - 1) * c->coalesce.reply_cycles_per_request : 0;
+}
+
 double mdl_global_atomic_contended_latency_cycles(const cfg_config *c, double queued)
 {
     double per_op = fmax(c->l2.same_address_cycles, c->l2.atomic_issue_cycles);

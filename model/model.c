@@ -393,6 +393,10 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     sw_drain d;
     subword_drain(c, &sw, 2 * per_lane - 1, &d);
     int merged = c->coalesce.merge_cas;
+    /* a warp lives through its last CAS's round trip too, and through the
+     * read's and that CAS's replies, one request after another */
+    b->lifetime += mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions) +
+                   mdl_reply_spread_cycles(c, read.requests) + mdl_reply_spread_cycles(c, d.requests);
     /* lanes a warp brings to one word, given it brings any */
     double m = d.lanes_line / d.words_hit;
     double req_passes = d.passes / d.requests;

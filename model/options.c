@@ -60,6 +60,7 @@ static const cfg_option options[] = {
     { "coalesce", "merge_cas", CFG_BOOL, OFF(coalesce.merge_cas), 0, 1, "0", "", 1, NULL, "same-address CAS lanes of one instruction resolve as one L2 op" },
     { "coalesce", "lsu_cycles_per_request", CFG_DOUBLE, OFF(coalesce.lsu_cycles_per_request), 0, 1e4, "1", "cycles", 1, NULL, "SM memory port: cycles per line request sent" },
     { "coalesce", "lsu_return_cycles_per_request", CFG_DOUBLE, OFF(coalesce.lsu_return_cycles_per_request), 0, 1e4, "0", "cycles", 1, NULL, "SM memory port: extra cycles per line request of an atomic whose result the warp uses" },
+    { "coalesce", "reply_cycles_per_request", CFG_DOUBLE, OFF(coalesce.reply_cycles_per_request), 0, 1e4, "0", "cycles", 0, NULL, "an atomic whose old value the warp uses: its requests' replies enter the SM this far apart (0: together)" },
 
     { "xbar", "latency_cycles", CFG_DOUBLE, OFF(xbar.latency_cycles), 0, 1e5, "200", "cycles", 1, NULL, "one way, SM to L2 slice" },
 

@@ -97,6 +97,11 @@ int pat_check(const pat_params *p, char *err, unsigned errlen)
     return 0;
 }
 
+int pat_returns_old_value(enum pat_id id)
+{
+    return id == PAT_HISTOGRAM_U8_CAS || id == PAT_HISTOGRAM_U16_CAS || id == PAT_CAS_APPEND || id == PAT_COMPACTION;
+}
+
 uint32_t pat_own_smem_bytes(const pat_params *p)
 {
     switch (p->pattern) {

@@ -60,6 +60,11 @@ void pat_defaults(pat_params *p);
 /* Range checks that need no config (n > 0, S and F in [0,1], K, P > 0). */
 int pat_check(const pat_params *p, char *err, unsigned errlen);
 
+/* 1 for the patterns whose global atomics return their old value to the
+ * warp (the sub-word CAS histograms, cas-append, compaction). */
+int pat_returns_old_value(enum pat_id id);
+
+
 /* Shared memory the pattern itself allocates per workgroup, in bytes. */
 uint32_t pat_own_smem_bytes(const pat_params *p);
 /* What the workgroup really allocates: max(own need, --smem-per-wg). */

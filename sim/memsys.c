@@ -76,7 +76,7 @@ typedef struct buffer {
 struct mem_sys {
     const cfg_config *cfg;
     int nslices, qdepth, line_shift, line_bytes;
-    double xbar, lsu, lsu_ret, issue, cas_issue, same_addr, atom_lat, store_issue, dram_lat, dram_bpc;
+    double xbar, lsu, lsu_ret, issue, cas_issue, same_addr, atom_lat, reply_gap, store_issue, dram_lat, dram_bpc;
     int merge_rule, merge_cas, compiler_agg, hol, hash, interleave, hold_all;
     int part_shift;        /* line index >> part_shift: the L2 half's block (-1: one L2) */
     double link_cycles;    /* the link between the halves: cycles per request, each way */
@@ -202,6 +202,7 @@ int mem_open(const cfg_config *cfg, const sim_layout *lay, int nwarps, uint64_t 
     m->same_addr = cfg->l2.same_address_cycles;
     m->word_chain = cfg->l2.word_chain_cycles;
     m->atom_lat = cfg->l2.atomic_latency_cycles;
+    m->reply_gap = cfg->coalesce.reply_cycles_per_request;
     m->store_issue = cfg->l2.store_issue_cycles;
     m->dram_lat = cfg->dram.latency_cycles;
     m->dram_bpc = cfg_dram_bytes_per_cycle(cfg);
@@ -711,7 +712,11 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
                 bf->ready[m->op_idx[o]] = next;
         sl->free = (m->hol ? wait : start) + busy;
         finish_request(sl, m->qdepth, adm, start, end);
+        /* the replies of an atomic whose old value the warp waits for
+         * enter the SM one request after another (h100-atomic-latency.csv) */
         double back = end + m->atom_lat + m->xbar;
+        if (op->result_used && r > 0 && reply + m->reply_gap > back)
+            back = reply + m->reply_gap;
         if (back > reply)
             reply = back;
     }

@@ -11,7 +11,8 @@
 # to the model, marked 'm'; --reuse carries the cells of another config's
 # parts over where only the occupancy rule's keys differ and a cell's
 # occupancy did not move, or only [smem] keys and the cell's pattern has no
-# shared memory of its own, giving the fresh parts' rows.  ATOMSIM may name the binary.
+# shared memory of its own, or only returning-only keys and the pattern uses
+# no atomic's old value, giving the fresh parts' rows.  ATOMSIM may name the binary.
 set -u
 cd "$(dirname "$0")/.."
 A=${ATOMSIM:-build/atomsim}
@@ -109,6 +110,20 @@ check "--reuse across an [smem] key: parts equal the fresh ones but for cpu_s" \
 carried=$(sed -n 's/.*; \([0-9]*\) of the runs carried over.*/\1/p' "$tmp/smemre.err" | awk '{ s += $1 } END { if (NR) print s }')
 counters=$(cat "$tmp"/part[123].csv | grep -c '^[0-9]*,counter,')
 check "--reuse across an [smem] key: exactly the counter cells carried over ($carried of $counters)" \
+    "[ -n '$carried' ] && [ '$carried' -eq '$counters' ] && [ '$counters' -gt 0 ]"
+# and across a returning-only key: the patterns that use an atomic's old
+# value run again (compaction here), the others carry over
+printf 'include = %s\n[coalesce]\nreply_cycles_per_request = 3\n' "$PWD/configs/h100.ini" >"$tmp/retold.ini"
+RT=(--engine sim --only counter,compaction --sim-max-n 2^14 --sim-wg 64,256 --sim-smem 0 --no-progress)
+"$A" export "${RT[@]}" --config "$tmp/retold.ini" -j 2 --shard 1/1 --output "$tmp/retold.csv" 2>/dev/null || bad "returning old part exited $?"
+"$A" export "${RT[@]}" --config configs/h100.ini -j 2 --shard 1/1 --output "$tmp/retnew.csv" 2>/dev/null || bad "returning fresh part exited $?"
+"$A" export "${RT[@]}" --config configs/h100.ini -j 2 --shard 1/1 --reuse-config "$tmp/retold.ini" --reuse "$tmp/retold.csv" \
+    --output "$tmp/retre.csv" 2>"$tmp/retre.err" || bad "returning reuse exited $?"
+check "--reuse across a returning-only key: the part equals the fresh one but for cpu_s" \
+    "cmp -s <(strip $tmp/retre.csv) <(strip $tmp/retnew.csv)"
+carried=$(sed -n 's/.*; \([0-9]*\) of the runs carried over.*/\1/p' "$tmp/retre.err")
+counters=$(grep -c '^[0-9]*,counter,' "$tmp/retnew.csv")
+check "--reuse across a returning-only key: exactly the counter cells carried over ($carried of $counters)" \
     "[ -n '$carried' ] && [ '$carried' -eq '$counters' ] && [ '$counters' -gt 0 ]"
 expect "--reuse of a config that differs beyond occupancy is refused" "beyond occupancy" \
     "$A" export "${S[@]}" --shard 1/3 --reuse-config "$tmp/other.ini" --reuse "$tmp/old1.csv"

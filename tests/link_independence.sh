@@ -69,5 +69,18 @@ if [ -z "$hits" ]; then ok "only sim/engine.c reads the [smem] keys"; else bad "
 issuers=$(grep -lE 'SIM_OP_S(ATOMIC|LOAD|STORE)' sim/patterns/*.c | xargs -n1 basename | sort | tr '\n' ' ')
 if [ "$issuers" = "histogram_shared.c reduce.c " ]; then ok "only histogram-shared and reduce issue shared-memory ops"; else bad "shared-memory ops are issued by: $issuers(export_part.c's shared_only and pat_own_smem_bytes assume histogram_shared.c reduce.c)"; fi
 
+# and re-simulates only pat_returns_old_value's patterns when a returning-only
+# key differs (export_part.c's returning_only_keys): the engine reads them
+# only for ops whose result is used, which only those patterns issue
+hits=$(grep -nE 'lsu_return_cycles_per_request|reply_cycles_per_request' sim/*.c sim/patterns/*.c sim/patterns/*.h | grep -v '^sim/memsys.c:' || true)
+if [ -z "$hits" ]; then ok "only sim/memsys.c reads the returning-only keys"; else bad "a file of sim/ besides memsys.c reads a returning-only key:"; echo "$hits" | sed 's/^/       /'; fi
+returners=$(grep -lE 'pc_global\([^;]*, 1, [^;]*\);' sim/patterns/*.c sim/patterns/*.h | xargs -n1 basename | sort | tr '\n' ' ')
+subword_users=$(grep -l '"subword.h"' sim/patterns/*.c | xargs -n1 basename | sort | tr '\n' ' ')
+if [ "$returners" = "cas_append.c compaction.c subword.h " ] && [ "$subword_users" = "histogram_u16_cas.c histogram_u8_cas.c " ]; then
+    ok "only cas-append, compaction and the sub-word CAS histograms use an atomic's old value"
+else
+    bad "atomics that return their old value are issued by: $returners(subword.h by $subword_users); pat_returns_old_value assumes cas_append.c compaction.c subword.h"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

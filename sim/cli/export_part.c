@@ -294,13 +294,32 @@ static int occupancy_only(const char *section, const char *key)
  * other cell still carries over. */
 static int shared_only(const char *section) { return !strcmp(section, "smem"); }
 
-/* Every key where the two configs differ must be occupancy-only or
- * shared-only; *smem_differs says whether a shared-only one does. */
-static int reusable_config(const cfg_config *now, const cfg_config *old, int *smem_differs, char err[CFG_ERR_MAX])
+/* The keys the simulator reads only for atomics whose old value the warp
+ * uses, which only the patterns of pat_returns_old_value issue (checked by
+ * tests/link_independence.sh): when one differs, those patterns' cells run
+ * again. */
+static const char *const returning_only_keys[] = { "coalesce.lsu_return_cycles_per_request",
+                                                   "coalesce.reply_cycles_per_request" };
+
+static int returning_only(const char *section, const char *key)
+{
+    char name[128];
+    snprintf(name, sizeof name, "%s.%s", section, key);
+    for (size_t i = 0; i < sizeof returning_only_keys / sizeof *returning_only_keys; i++)
+        if (!strcmp(name, returning_only_keys[i]))
+            return 1;
+    return 0;
+}
+
+/* Every key where the two configs differ must be occupancy-only,
+ * shared-only or returning-only; *smem_differs and *ret_differs say
+ * whether a shared-only or a returning-only one does. */
+static int reusable_config(const cfg_config *now, const cfg_config *old, int *smem_differs, int *ret_differs,
+                           char err[CFG_ERR_MAX])
 {
     size_t count;
     const cfg_option *o = cfg_options(&count);
-    *smem_differs = 0;
+    *smem_differs = *ret_differs = 0;
     for (size_t i = 0; i < count; i++) {
         char a[256], b[256];
         cfg_format(now, &o[i], a, sizeof a);
@@ -311,8 +330,12 @@ static int reusable_config(const cfg_config *now, const cfg_config *old, int *sm
             *smem_differs = 1;
             continue;
         }
+        if (returning_only(o[i].section, o[i].key)) {
+            *ret_differs = 1;
+            continue;
+        }
         snprintf(err, CFG_ERR_MAX,
-                 "--reuse-config differs in %s.%s (%s, here %s), which the simulator reads beyond occupancy and shared memory: its cells cannot carry over",
+                 "--reuse-config differs in %s.%s (%s, here %s), which the simulator reads beyond occupancy, shared memory and returning atomics: its cells cannot carry over",
                  o[i].section, o[i].key, b, a);
         return -1;
     }
@@ -340,6 +363,7 @@ typedef struct reuse_ctx {
     xs_cell **sorted;                  /* this shard's cells by coordinates: the two plans' indices differ */
     size_t span, reused;
     int smem_differs;                  /* a shared-only key differs: shared-memory patterns run again */
+    int ret_differs;                   /* a returning-only key differs: those patterns run again */
 } reuse_ctx;
 
 static int reuse_row(void *v, const char *path, long lno, const part_row *r, char err[CFG_ERR_MAX])
@@ -359,6 +383,7 @@ static int reuse_row(void *v, const char *path, long lno, const part_row *r, cha
     xs_cell *c = u->sorted[lo];
     uint32_t bytes = pat_smem_bytes(&c->p);
     if (c->status != XS_PENDING || (u->smem_differs && pat_own_smem_bytes(&c->p) > 0) ||
+        (u->ret_differs && pat_returns_old_value(c->p.pattern)) ||
         cfg_wg_per_sm(&u->p->gpu, c->p.wg, bytes, NULL) != cfg_wg_per_sm(u->old, c->p.wg, bytes, NULL))
         return 0;
     take_result(c, r);
@@ -370,10 +395,11 @@ int xs_part_reuse(xs_plan *p, const cfg_config *old, const char *const *paths, i
                   size_t *reused, char err[CFG_ERR_MAX])
 {
     *reused = 0;
-    int smem_differs;
-    if (reusable_config(&p->gpu, old, &smem_differs, err))
+    int smem_differs, ret_differs;
+    if (reusable_config(&p->gpu, old, &smem_differs, &ret_differs, err))
         return -1;
-    reuse_ctx u = { p, old, malloc((end > begin ? end - begin : 1) * sizeof(xs_cell *)), end - begin, 0, smem_differs };
+    reuse_ctx u = { p, old, malloc((end > begin ? end - begin : 1) * sizeof(xs_cell *)), end - begin, 0, smem_differs,
+                    ret_differs };
     if (!u.sorted) {
         snprintf(err, CFG_ERR_MAX, "out of memory");
         return -1;
