@@ -396,7 +396,7 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     /* a warp lives through its last CAS's round trip too, and through the
      * read's and that CAS's replies, one request after another */
     b->lifetime += mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions) +
-                   mdl_reply_spread_cycles(c, read.requests) + mdl_reply_spread_cycles(c, d.requests);
+                   mdl_reply_spread_cycles(c, read.requests) + mdl_reply_spread_cycles(c, d.requests / d.instr);
     /* lanes a warp brings to one word, given it brings any */
     double m = d.lanes_line / d.words_hit;
     double req_passes = d.passes / d.requests;

@@ -915,6 +915,11 @@ static int serve_one(mem_sys *m, slice *sl, double t)
     slice_account(sl, q->arrival, t, end);
     double back = end + m->atom_lat + m->xbar;
     int w = q->warp;
+    /* every CAS returns its old value: its replies enter the SM apart, as
+     * in mem_atomic (cas_reply[w] starts at the issue time, so the first
+     * reply is never held back) */
+    if (back < m->cas_reply[w] + m->reply_gap)
+        back = m->cas_reply[w] + m->reply_gap;
     if (back > m->cas_reply[w])
         m->cas_reply[w] = back;
     return --m->cas_left[w] == 0 ? w : -1;

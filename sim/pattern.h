@@ -39,7 +39,9 @@ typedef struct sim_op {
     int result_used;                   /* the warp waits for the reply */
     int uniform_address;               /* the address is a compile-time constant */
     int last;                          /* the warp exits right after this op */
-    /* Shared ops only: a loop of `repeat` instances (0 or 1: one) issued
+    /* Shared ops only: a loop of `repeat` instances (0: not a loop, one op;
+     * 1 and more: a loop's remaining iterations, each paying its back-edge
+     * branch, smem.loop_branch_cycles) issued
      * back to back by this warp, instance k on index[l] + k * repeat_stride,
      * lanes at or past index_limit dropped.  SLOAD with until_nonzero stops
      * after the first instance that loads a non-zero word.  The engine

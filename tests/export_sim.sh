@@ -113,7 +113,7 @@ check "--reuse across an [smem] key: exactly the counter cells carried over ($ca
     "[ -n '$carried' ] && [ '$carried' -eq '$counters' ] && [ '$counters' -gt 0 ]"
 # and across a returning-only key: the patterns that use an atomic's old
 # value run again (compaction here), the others carry over
-printf 'include = %s\n[coalesce]\nreply_cycles_per_request = 3\n' "$PWD/configs/h100.ini" >"$tmp/retold.ini"
+printf 'include = %s\n[coalesce]\nreply_cycles_per_request = 3\nlsu_return_cycles_per_request = 1.5\n' "$PWD/configs/h100.ini" >"$tmp/retold.ini"
 RT=(--engine sim --only counter,compaction --sim-max-n 2^14 --sim-wg 64,256 --sim-smem 0 --no-progress)
 "$A" export "${RT[@]}" --config "$tmp/retold.ini" -j 2 --shard 1/1 --output "$tmp/retold.csv" 2>/dev/null || bad "returning old part exited $?"
 "$A" export "${RT[@]}" --config configs/h100.ini -j 2 --shard 1/1 --output "$tmp/retnew.csv" 2>/dev/null || bad "returning fresh part exited $?"

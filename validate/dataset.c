@@ -81,9 +81,10 @@ static int parse_row(char *line, int has_cas, val_row *r, char *why, size_t whyl
     return pat_check(&r->params, why, (unsigned)whylen);
 }
 
-/* vkbench --select-unit, --tail and --spin write one of these provenance
- * lines (only when set off the contract): such a file measured another
- * kernel than the one the simulator models. */
+/* vkbench's probe flags (--select-unit, --tail, --spin, --cas-first,
+ * --flush, --trace) write one of these provenance lines (only when set off
+ * the contract): such a file measured another kernel than the one the
+ * simulator models. */
 static int is_probe(const char *line)
 {
     static const char *const keys[] = { "# select_unit: ", "# tail: ", "# spin: ", "# cas_first: ",
