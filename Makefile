@@ -29,7 +29,7 @@ CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
 API_OBJ := $(API_SRC:%.c=$(B)/obj/%.o)
 LIB_OBJ := $(MODEL_OBJ) $(ENGINE_OBJ) $(VALIDATE_OBJ) $(API_OBJ)
 
-.PHONY: all deps run test bench clean asan validate-full calibrate-check examples lib
+.PHONY: all deps run test bench clean asan validate-full calibrate-check examples lib golden-update
 all: $(B)/atomsim $(B)/vkbench
 
 # Installs the Debian packages the project needs, once per machine.
@@ -100,6 +100,11 @@ validate-full: $(B)/atomsim
 # the committed overlay (configs/h100.calibrated.ini); about 11 minutes on 2 cores.
 calibrate-check: $(B)/atomsim
 	bash tests/long/calibrate_reproduce.sh $(B)/atomsim
+
+# Rewrites tests/golden/expected/ from today's binary: for a change meant to
+# move outputs; `git diff tests/golden` then shows what moved.
+golden-update: $(B)/atomsim
+	@ATOMSIM=$(B)/atomsim GOLDEN_UPDATE=1 bash tests/golden.sh
 
 clean:
 	rm -rf $(B) plots/out
