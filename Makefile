@@ -17,7 +17,7 @@ PACKAGES := build-essential pkg-config python3 libgsl-dev libcmocka-dev libinih-
 MODEL_SRC := $(sort $(wildcard model/*.c))
 ENGINE_SRC := $(sort $(wildcard sim/*.c sim/patterns/*.c))
 VALIDATE_SRC := $(sort $(wildcard validate/*.c))
-CLI_SRC := $(sort $(wildcard sim/cli/*.c))
+CLI_SRC := $(sort $(wildcard app/*.c))
 # The public C API (include/atomsim/dispatch.h) over the model's tables.
 API_SRC := $(sort $(wildcard api/*.c))
 
@@ -81,7 +81,7 @@ $(B)/examples/%: examples/%.c include/atomsim/dispatch.h $(B)/libatomsim.a | $(B
 -include tests/long/model_vs_sim.mk
 
 run: $(B)/atomsim
-	@bash sim/cli/default_study.sh $(B)/atomsim configs/h100.ini
+	@bash app/default_study.sh $(B)/atomsim configs/h100.ini
 
 # Speed and memory figures: the simulator (bench/sim_bench.sh) and the model.
 bench: $(B)/atomsim $(B)/bench/lookup_bench

@@ -30,7 +30,7 @@ print=0
 if [ "${1:-}" = "--print" ]; then print=1; shift; fi
 file=${1:-README.md}
 # what `make run` runs once the binary is built (the Makefile's run target)
-make_run="bash sim/cli/default_study.sh build/atomsim configs/h100.ini"
+make_run="bash app/default_study.sh build/atomsim configs/h100.ini"
 
 if [ ! -x "$A" ]; then
     echo "readme_samples: $A is not built (make)" >&2

@@ -6,7 +6,7 @@
 # model references nothing of the simulator.  The sources of sim/ include
 # only the model's shared-type headers (a static inline formula in a header
 # would leave no symbol for nm to see).  A positive control shows nm does
-# see mdl_ references where they belong (the CLI, which dispatches
+# see mdl_ references where they belong (the application, app/, which dispatches
 # --engine model).  ATOMSIM names the binary; its objects are beside it.
 set -u
 cd "$(dirname "$0")/.."
@@ -20,7 +20,7 @@ bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 shopt -s nullglob
 sim_objs=("$OBJ"/sim/*.o "$OBJ"/sim/patterns/*.o)
 model_objs=("$OBJ"/model/*.o)
-cli_objs=("$OBJ"/sim/cli/*.o)
+cli_objs=("$OBJ"/app/*.o)
 if ! command -v nm >/dev/null; then
     echo "FAIL nm not found (binutils)"
     exit 1
@@ -55,13 +55,17 @@ hits=$(grep -nE '#include[[:space:]]*"[^"]*model/' sim/*.c sim/*.h sim/patterns/
     grep -vE 'model/(config|params|stats)\.h"')
 if [ -z "$hits" ]; then ok "sim/ sources include only the model's shared-type headers"; else bad "sim/ includes model code:"; echo "$hits" | sed 's/^/       /'; fi
 
+# and nothing from the layers above it: validate/ and the application (app/)
+hits=$(grep -nE '#include[[:space:]]*"[^"]*(validate|app)/' sim/*.c sim/*.h sim/patterns/*.c sim/patterns/*.h)
+if [ -z "$hits" ]; then ok "sim/ sources include nothing from validate/ or app/"; else bad "sim/ includes a layer above it:"; echo "$hits" | sed 's/^/       /'; fi
+
 # the simulator reads the shared-memory capacity only through cfg_wg_per_sm,
-# which export --reuse relies on (sim/cli/export_part.c's occupancy_only_keys)
+# which export --reuse relies on (app/export_part.c's occupancy_only_keys)
 hits=$(grep -nE 'smem_per_sm_bytes|smem_reserved_per_wg_bytes' sim/*.c sim/*.h sim/patterns/*.c sim/patterns/*.h)
 if [ -z "$hits" ]; then ok "sim/ reads the shared-memory capacity only through cfg_wg_per_sm"; else bad "sim/ reads an occupancy-only key directly:"; echo "$hits" | sed 's/^/       /'; fi
 
 # export --reuse re-simulates only the patterns with shared memory of their
-# own when an [smem] key differs (sim/cli/export_part.c's shared_only): the
+# own when an [smem] key differs (app/export_part.c's shared_only): the
 # engine reads the [smem] keys only in its shared-op path, and only those
 # patterns issue shared ops
 hits=$(grep -nE 'cfg\.smem\.|c->smem\.|->smem\.' sim/*.c sim/patterns/*.c | grep -v '^sim/engine.c:' || true)

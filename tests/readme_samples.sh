@@ -25,7 +25,7 @@ check_eval "every sample block is closed" \
 check_eval "README.md is at most 300 lines, a user's guide (details go in docs/)" \
     "[ \$(wc -l <README.md) -le 300 ]"
 check_eval "make run's recipe is the one the samples run" \
-    "grep -q 'bash sim/cli/default_study.sh \$(B)/atomsim configs/h100.ini' Makefile"
+    "grep -q 'bash app/default_study.sh \$(B)/atomsim configs/h100.ini' Makefile"
 
 rc=0
 ATOMSIM=$A bash docs/readme_samples.sh --print README.md >"$tmp/README.md" 2>"$tmp/err" || rc=$?

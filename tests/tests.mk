@@ -6,7 +6,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 UNIT_HDR := $(wildcard tests/unit/*.h)
 # The unit tests may call into the CLI's helpers too (all but its main).
-UNIT_LINK_OBJ := $(filter-out $(B)/obj/sim/cli/atomsim.o,$(CLI_OBJ))
+UNIT_LINK_OBJ := $(filter-out $(B)/obj/app/atomsim.o,$(CLI_OBJ))
 # run_all.sh is the runner itself, not a test.
 E2E_SCRIPTS := $(filter-out tests/run_all.sh,$(sort $(wildcard tests/*.sh)))
 

@@ -31,6 +31,56 @@ static void predict_row(const cfg_config *cfg, const val_row *r, val_engine_fn f
     out->cas_attempts = st.cas_attempts;
 }
 
+size_t val_select(const val_dataset *d, const char *only, const val_split *split, int rows, unsigned char *keep)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < d->count; i++) {
+        const char *name = pat_name(d->rows[i].params.pattern);
+        int k = 1;
+        if (only) {
+            k = 0;
+            size_t len = strlen(name);
+            for (const char *p = only; (p = strstr(p, name)); p += len)
+                if ((p == only || p[-1] == ',') && (p[len] == 0 || p[len] == ','))
+                    k = 1;
+        }
+        if (split && rows != VAL_ROWS_ALL && (rows == VAL_ROWS_TEST) != val_split_is_test(split, &d->rows[i].params))
+            k = 0;
+        keep[i] = (unsigned char)k;
+        kept += (size_t)k;
+    }
+    return kept;
+}
+
+int val_predict_kept(const cfg_config *cfg, const val_dataset *d, const unsigned char *keep, val_engine_fn fn, int jobs,
+                     val_prediction *out, char err[CFG_ERR_MAX])
+{
+    /* compact, run, scatter back: the workers see only the kept rows */
+    size_t kept = 0;
+    for (size_t i = 0; i < d->count; i++)
+        kept += keep[i] != 0;
+    val_dataset sub = *d;
+    sub.rows = malloc((kept ? kept : 1) * sizeof *sub.rows);
+    val_prediction *spr = calloc(kept ? kept : 1, sizeof *spr);
+    if (!sub.rows || !spr) {
+        free(sub.rows);
+        free(spr);
+        snprintf(err, CFG_ERR_MAX, "out of memory");
+        return -1;
+    }
+    sub.count = 0;
+    for (size_t i = 0; i < d->count; i++)
+        if (keep[i])
+            sub.rows[sub.count++] = d->rows[i];
+    int rc = val_predict_all(cfg, &sub, fn, jobs, spr, err);
+    for (size_t i = 0, k = 0; rc == 0 && i < d->count; i++)
+        if (keep[i])
+            out[i] = spr[k++];
+    free(sub.rows);
+    free(spr);
+    return rc ? -1 : 0;
+}
+
 int val_predict_all(const cfg_config *cfg, const val_dataset *d, val_engine_fn fn, int jobs, val_prediction *out,
                     char err[CFG_ERR_MAX])
 {

@@ -4,8 +4,11 @@
 #ifndef ATOM_VALIDATE_COMPARE_H
 #define ATOM_VALIDATE_COMPARE_H
 
+#include <stddef.h>
+
 #include "../model/stats.h"
 #include "dataset.h"
+#include "split.h"
 
 typedef int (*val_engine_fn)(const cfg_config *cfg, const pat_params *p, atom_stats *st, char err[CFG_ERR_MAX]);
 
@@ -22,6 +25,17 @@ typedef struct val_prediction {
 /* Runs fn on every row, `jobs` rows at a time in worker processes. */
 int val_predict_all(const cfg_config *cfg, const val_dataset *d, val_engine_fn fn, int jobs, val_prediction *out,
                     char err[CFG_ERR_MAX]);
+
+/* Marks in keep[] (d->count bytes) the rows to score: those whose pattern is
+ * named in `only` (comma-separated; NULL: every pattern) and, given a split,
+ * on the side `rows` names (enum val_rows; split NULL: every row).  Returns
+ * how many are kept. */
+size_t val_select(const val_dataset *d, const char *only, const val_split *split, int rows, unsigned char *keep);
+
+/* val_predict_all on the kept rows only; out[i] of a row not kept stays
+ * zero.  Returns 0, or -1 with err (out of memory, a worker failed). */
+int val_predict_kept(const cfg_config *cfg, const val_dataset *d, const unsigned char *keep, val_engine_fn fn, int jobs,
+                     val_prediction *out, char err[CFG_ERR_MAX]);
 
 typedef struct val_summary {
     int rows, ran;

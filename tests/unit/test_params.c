@@ -2,7 +2,7 @@
  * the lowbias32 key hash against values computed independently (Python,
  * 32-bit arithmetic as in docs/patterns.md), the selection threshold's rounding,
  * bins and the hot bin, pattern names and flags, shared-memory needs and
- * pat_check's ranges; plus the CLI's strict number parsing (sim/cli/args.c),
+ * pat_check's ranges; plus the CLI's strict number parsing (app/args.c),
  * which feeds pat_params. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../../model/params.h"
-#include "../../sim/cli/args.h"
+#include "../../app/args.h"
 
 /* lowbias32(x) from docs/patterns.md, computed in Python:
  *   x ^= x >> 16; x = x * 0x7feb352d & M; x ^= x >> 15;

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../model/cpu_config.h"
-#include "../../model/export.h"
-#include "../../validate/bands.h"
+#include "../model/cpu_config.h"
+#include "../model/export.h"
+#include "../validate/bands.h"
 #include "args.h"
 #include "commands.h"
 #include "export_part.h"

@@ -5,9 +5,9 @@
 
 #include <getopt.h>
 
-#include "../../model/config.h"
-#include "../../model/params.h"
-#include "../../model/stats.h"
+#include "../model/config.h"
+#include "../model/params.h"
+#include "../model/stats.h"
 
 enum cli_engine { CLI_ENGINE_SIM, CLI_ENGINE_MODEL };
 enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_CSV, CLI_FORMAT_JSON };

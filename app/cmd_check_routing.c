@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../validate/routing.h"
+#include "../validate/routing.h"
 #include "args.h"
 #include "commands.h"
 

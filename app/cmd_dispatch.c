@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "../../model/table.h"
+#include "../model/table.h"
 #include "args.h"
 #include "commands.h"
 

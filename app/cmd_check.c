@@ -17,15 +17,15 @@
 
 #include <gsl/gsl_statistics_double.h>
 
-#include "../../model/cpu_config.h"
-#include "../../model/cpu_tier.h"
-#include "../../model/density.h"
-#include "../../model/export.h"
-#include "../../model/formulas.h"
-#include "../../model/model.h"
-#include "../../model/seed_formulas.h"
-#include "../../validate/dataset.h"
-#include "../engine.h"
+#include "../model/cpu_config.h"
+#include "../model/cpu_tier.h"
+#include "../model/density.h"
+#include "../model/export.h"
+#include "../model/formulas.h"
+#include "../model/model.h"
+#include "../model/seed_formulas.h"
+#include "../validate/dataset.h"
+#include "../sim/engine.h"
 #include "args.h"
 #include "commands.h"
 

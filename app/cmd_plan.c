@@ -14,7 +14,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "../../model/params.h"
+#include "../model/params.h"
 #include "args.h"
 #include "commands.h"
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../model/model.h"
-#include "../engine.h"
+#include "../model/model.h"
+#include "../sim/engine.h"
 
 void cli_args_init(cli_args *a)
 {

@@ -10,7 +10,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "../print.h"
+#include "../sim/print.h"
 #include "commands.h"
 #include "pool.h"
 #include "sweep.h"

@@ -6,7 +6,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "../print.h"
+#include "../sim/print.h"
 #include "args.h"
 #include "commands.h"
 

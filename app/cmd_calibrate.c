@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../validate/calibrate.h"
-#include "../../validate/split.h"
+#include "../validate/calibrate.h"
+#include "../validate/split.h"
 #include "args.h"
 #include "commands.h"
 

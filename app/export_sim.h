@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../../model/export.h"
+#include "../model/export.h"
 
 typedef struct xs_scope {
     unsigned only;                     /* pattern mask, 0: every pattern */

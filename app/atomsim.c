@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../model/params.h"
+#include "../model/params.h"
 #include "commands.h"
 
 static const struct {
