@@ -17,6 +17,8 @@ PACKAGES := build-essential pkg-config python3 libgsl-dev libcmocka-dev libinih-
 MODEL_SRC := $(sort $(wildcard model/*.c))
 ENGINE_SRC := $(sort $(wildcard sim/*.c sim/patterns/*.c))
 VALIDATE_SRC := $(sort $(wildcard validate/*.c))
+# What several layers share and none owns: the worker pool.
+UTIL_SRC := $(sort $(wildcard util/*.c))
 CLI_SRC := $(sort $(wildcard app/*.c))
 # The public C API (include/atomsim/dispatch.h) over the model's tables.
 API_SRC := $(sort $(wildcard api/*.c))
@@ -25,9 +27,10 @@ B := build
 MODEL_OBJ := $(MODEL_SRC:%.c=$(B)/obj/%.o)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/obj/%.o)
 VALIDATE_OBJ := $(VALIDATE_SRC:%.c=$(B)/obj/%.o)
+UTIL_OBJ := $(UTIL_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
 API_OBJ := $(API_SRC:%.c=$(B)/obj/%.o)
-LIB_OBJ := $(MODEL_OBJ) $(ENGINE_OBJ) $(VALIDATE_OBJ) $(API_OBJ)
+LIB_OBJ := $(MODEL_OBJ) $(ENGINE_OBJ) $(VALIDATE_OBJ) $(UTIL_OBJ) $(API_OBJ)
 
 .PHONY: all deps run test bench clean asan validate-full calibrate-check examples lib golden-update
 all: $(B)/atomsim $(B)/vkbench

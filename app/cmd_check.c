@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gsl/gsl_statistics_double.h>
@@ -26,6 +24,7 @@
 #include "../model/seed_formulas.h"
 #include "../validate/dataset.h"
 #include "../sim/engine.h"
+#include "../util/pool.h"
 #include "args.h"
 #include "commands.h"
 
@@ -98,37 +97,44 @@ static int build_grid(grid_point *g, int quick)
     return n;
 }
 
-/* Simulates the grid in `jobs` forked workers (the engine keeps no global
- * state), the model in this process. */
+/* one simulated grid point, as a worker hands it back */
+typedef struct grid_sim {
+    atom_stats st;
+    int rc;
+} grid_sim;
+
+typedef struct grid_ctx {
+    const cfg_config *cfg;
+    grid_point *g;
+} grid_ctx;
+
+static void grid_job(void *ctx, uint64_t pos, void *result)
+{
+    const grid_ctx *c = ctx;
+    grid_sim *r = result;
+    char err[CFG_ERR_MAX];
+    r->rc = sim_run(c->cfg, &c->g[pos].p, &r->st, err);
+}
+
+static int grid_done(void *ctx, uint64_t pos, void *result)
+{
+    grid_ctx *c = ctx;
+    const grid_sim *r = result;
+    c->g[pos].sim = r->st;
+    c->g[pos].sim_rc = r->rc;
+    return 0;
+}
+
+/* Simulates the grid on the worker pool (util/pool.h), the model in this
+ * process. */
 static int run_grid(const cfg_config *cfg, grid_point *g, int count, int jobs, char err[CFG_ERR_MAX])
 {
-    size_t bytes = (size_t)count * sizeof *g;
-    grid_point *sh = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (sh == MAP_FAILED) {
-        snprintf(err, CFG_ERR_MAX, "cannot map shared memory for the simulator grid");
+    grid_ctx c = { cfg, g };
+    const pool_ops ops = { sizeof(grid_sim), grid_job, grid_done, NULL, "check", "points" };
+    if (pool_run(&ops, &c, (uint64_t)count, jobs, 0)) {
+        snprintf(err, CFG_ERR_MAX, "the worker pool failed (said above)");
         return -1;
     }
-    memcpy(sh, g, bytes);
-    fflush(NULL);
-    int started = 0;
-    for (int j = 0; j < jobs; j++) {
-        pid_t pid = fork();
-        if (pid == 0) {
-            char e2[CFG_ERR_MAX];
-            for (int i = j; i < count; i += jobs)
-                sh[i].sim_rc = sim_run(cfg, &sh[i].p, &sh[i].sim, e2);
-            _exit(0);
-        }
-        if (pid > 0)
-            started++;
-    }
-    for (int j = 0; j < started; j++)
-        wait(NULL);
-    if (!started)
-        for (int i = 0; i < count; i++)
-            sh[i].sim_rc = sim_run(cfg, &sh[i].p, &sh[i].sim, err);
-    memcpy(g, sh, bytes);
-    munmap(sh, bytes);
     for (int i = 0; i < count; i++)
         g[i].mdl_rc = mdl_predict(cfg, &g[i].p, &g[i].mdl, err);
     return 0;

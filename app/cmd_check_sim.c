@@ -18,7 +18,7 @@
 
 #include "args.h"
 #include "commands.h"
-#include "pool.h"
+#include "../util/pool.h"
 #include "sweep.h"
 
 #define CMD "check"

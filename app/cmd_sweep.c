@@ -12,7 +12,7 @@
 
 #include "../sim/print.h"
 #include "commands.h"
-#include "pool.h"
+#include "../util/pool.h"
 #include "sweep.h"
 
 /* ---- the command line ---------------------------------------------------- */

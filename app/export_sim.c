@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "args.h"
-#include "pool.h"
+#include "../util/pool.h"
 
 /* ---- the scope -------------------------------------------------------------- */
 

@@ -9,9 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
-#include <unistd.h>
+
+#include "../util/pool.h"
 
 static void predict_row(const cfg_config *cfg, const val_row *r, val_engine_fn fn, val_prediction *out)
 {
@@ -81,47 +80,41 @@ int val_predict_kept(const cfg_config *cfg, const val_dataset *d, const unsigned
     return rc ? -1 : 0;
 }
 
+/* the pool's view of one prediction run */
+typedef struct predict_ctx {
+    const cfg_config *cfg;
+    const val_dataset *d;
+    val_engine_fn fn;
+    val_prediction *out;
+} predict_ctx;
+
+static void predict_job(void *ctx, uint64_t pos, void *result)
+{
+    const predict_ctx *c = ctx;
+    predict_row(c->cfg, &c->d->rows[pos], c->fn, result);
+}
+
+static int predict_done(void *ctx, uint64_t pos, void *result)
+{
+    predict_ctx *c = ctx;
+    c->out[pos] = *(const val_prediction *)result;
+    return 0;
+}
+
+static void predict_describe(void *ctx, uint64_t pos, char *buf, size_t len)
+{
+    const predict_ctx *c = ctx;
+    const val_row *r = &c->d->rows[pos];
+    snprintf(buf, len, "line %d (%s)", r->line, pat_name(r->params.pattern));
+}
+
 int val_predict_all(const cfg_config *cfg, const val_dataset *d, val_engine_fn fn, int jobs, val_prediction *out,
                     char err[CFG_ERR_MAX])
 {
-    if (jobs <= 1 || d->count < 2) {
-        for (size_t i = 0; i < d->count; i++)
-            predict_row(cfg, &d->rows[i], fn, &out[i]);
-        return 0;
-    }
-    size_t bytes = d->count * sizeof *out;
-    val_prediction *shared = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (shared == MAP_FAILED) {
-        snprintf(err, CFG_ERR_MAX, "cannot map shared memory for %d workers", jobs);
-        return -1;
-    }
-    fflush(NULL);
-    pid_t *pids = calloc((size_t)jobs, sizeof *pids);
-    int started = 0;
-    for (int j = 0; j < jobs && pids; j++) {
-        pid_t pid = fork();
-        if (pid == 0) {
-            /* rows striped across workers: expensive rows cluster by pattern */
-            for (size_t i = (size_t)j; i < d->count; i += (size_t)jobs)
-                predict_row(cfg, &d->rows[i], fn, &shared[i]);
-            _exit(0);
-        }
-        if (pid < 0)
-            break;
-        pids[started++] = pid;
-    }
-    int ok = started == jobs;
-    for (int j = 0; j < started; j++) {
-        int status;
-        if (waitpid(pids[j], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-            ok = 0;
-    }
-    free(pids);
-    if (ok)
-        memcpy(out, shared, bytes);
-    munmap(shared, bytes);
-    if (!ok) {
-        snprintf(err, CFG_ERR_MAX, "a worker process failed (started %d of %d)", started, jobs);
+    predict_ctx c = { cfg, d, fn, out };
+    const pool_ops ops = { sizeof(val_prediction), predict_job, predict_done, predict_describe, "validate", "rows" };
+    if (pool_run(&ops, &c, d->count, jobs, 0)) {
+        snprintf(err, CFG_ERR_MAX, "the worker pool failed (said above)");
         return -1;
     }
     return 0;

@@ -1,16 +1,18 @@
-/* pool.h - the worker pool that `sweep`, `study` and `export --engine sim`
- * share: jobs 0..count-1 run on forked worker processes (one socket each,
- * handed out in order, at most two in flight per worker) and their
- * fixed-size results come back to the parent in job order, so what the
- * parent writes is the same whatever the number of workers.  The engines
- * keep no global state, so a fork is a clean worker.  Factored out of
- * cmd_sweep.c's runner so a second command does not grow a fourth pool.
+/* pool.h - the one parallel runner ("run these points on J workers,
+ * results in order"), shared by sweep, study, export --engine sim, check
+ * and, through validate/compare.c, validate and calibrate: jobs
+ * 0..count-1 run on forked worker processes (one socket each, handed out
+ * in order, at most two in flight per worker) and their fixed-size results
+ * come back to the parent in job order, so what the parent writes is the
+ * same whatever the number of workers.  The engines keep no global state,
+ * so a fork is a clean worker.  It sits below app/ and validate/, in
+ * util/, so that both can call it.
  *
  *   pool_ops ops = { sizeof(my_result), run, done, describe, "sweep", "rows" };
  *   rc = pool_run(&ops, ctx, count, jobs, progress);     0, or 1: the pool failed
  */
-#ifndef ATOM_CLI_POOL_H
-#define ATOM_CLI_POOL_H
+#ifndef ATOM_UTIL_POOL_H
+#define ATOM_UTIL_POOL_H
 
 #include <stddef.h>
 #include <stdint.h>

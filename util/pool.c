@@ -17,7 +17,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "args.h"
+#include <stdarg.h>
+
+/* One line on stderr, "atomsim CMD: ...", as every command reports. */
+static void pool_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "atomsim %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
 
 /* ---- progress ------------------------------------------------------------- */
 
@@ -137,7 +148,7 @@ static int ring_fit(pool_ring *rg, uint64_t emitted, uint64_t next)
 static int hand_out(const pool_ops *ops, pool_ring *rg, pool_worker *w, uint64_t emitted, uint64_t *next)
 {
     if (ring_fit(rg, emitted, *next + 1) || io_full(w->fd, next, sizeof *next, 1) != (ssize_t)sizeof *next) {
-        cli_error(ops->cmd, "cannot hand a job to a worker");
+        pool_error(ops->cmd, "cannot hand a job to a worker");
         return 1;
     }
     w->q[w->qn++] = (*next)++;
@@ -154,7 +165,7 @@ static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs
     unsigned char *frame = malloc(flen);
     pool_ring rg = { NULL, NULL, 0, ops->result_size };
     if (!wk || !pfd || !frame || ring_fit(&rg, 0, 0)) {
-        cli_error(ops->cmd, "out of memory");
+        pool_error(ops->cmd, "out of memory");
         free(wk);
         free(pfd);
         free(frame);
@@ -164,7 +175,7 @@ static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs
     for (int i = 0; i < nw; i++) {
         int sv[2];
         if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
-            cli_error(ops->cmd, "socketpair: %s", strerror(errno));
+            pool_error(ops->cmd, "socketpair: %s", strerror(errno));
             nw = i;
             rc = 1;
             break;
@@ -178,7 +189,7 @@ static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs
         }
         close(sv[1]);
         if (pid < 0) {
-            cli_error(ops->cmd, "fork: %s", strerror(errno));
+            pool_error(ops->cmd, "fork: %s", strerror(errno));
             close(sv[0]);
             nw = i;
             rc = 1;
@@ -202,7 +213,7 @@ static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs
         if (poll(pfd, (nfds_t)np, -1) < 0) {
             if (errno == EINTR)
                 continue;
-            cli_error(ops->cmd, "poll: %s", strerror(errno));
+            pool_error(ops->cmd, "poll: %s", strerror(errno));
             rc = 1;
             break;
         }
@@ -218,7 +229,7 @@ static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs
                 wk[i].pid = 0;
                 if (ops->describe)
                     ops->describe(ctx, wk[i].q[0], d, sizeof d);
-                cli_error(ops->cmd, "a worker died (%s %d) while running %s", WIFSIGNALED(status) ? "signal" : "status",
+                pool_error(ops->cmd, "a worker died (%s %d) while running %s", WIFSIGNALED(status) ? "signal" : "status",
                           WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), d);
                 rc = 1;
                 break;
@@ -264,7 +275,7 @@ static int run_inline(const pool_ops *ops, void *ctx, uint64_t count, pool_progr
 {
     unsigned char *r = malloc(ops->result_size ? ops->result_size : 1);
     if (!r) {
-        cli_error(ops->cmd, "out of memory");
+        pool_error(ops->cmd, "out of memory");
         return 1;
     }
     for (uint64_t pos = 0; pos < count; pos++) {
