@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # validate_cas_counts.sh - `atomsim validate` on a dataset that carries the
 # GPU's own compare-and-swap counts (vkbench --count-cas):
-# validate/data/probes/h100-cas-attempts.csv.  Where few lanes share a word (at
-# most 8 over the whole run) the simulator's retries must match the GPU's
+# validate/data/probes/h100-cas-attempts.csv.  Where few lanes share a word
+# (at most 8 over the whole run) the simulator's retries must match the GPU's
 # within 7% (they do within 2-5%): that is the CAS loop's semantics (a
 # failed lane retries with the value it got back), which a broken loop or
 # merge rule would miss by far more.
