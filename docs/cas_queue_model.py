@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """cas_queue_model.py - a closed-loop queue model of one 32-bit word under a
 compare-and-swap race, to test service orders against the GPU's own counts
-(validate/data/h100-cas-attempts-3.csv, vkbench --count-cas).
+(validate/data/probes/h100-cas-attempts-3.csv, vkbench --count-cas).
 
 Not part of the simulator: an exploration aid for the retry finding in
 docs/findings.md.  S SMs hold W warps each; every warp's 32 lanes loop on the word.  A
@@ -40,7 +40,7 @@ spends 1.45 to 1.55 cycles a lane attempt on one saturated word
 
 usage: python3 docs/cas_queue_model.py [--order ORDER] [--spread F]
        [--slice-lane-cycles B] [--seed N]
-       [--data validate/data/h100-cas-attempts-3.csv]
+       [--data validate/data/probes/h100-cas-attempts-3.csv]
 Prints, per measured row, the GPU's count and the model's, both over the
 first-come count n(n+1)/2.  Deterministic for a given seed.
 """
@@ -167,7 +167,7 @@ def main():
     ap.add_argument("--slice-lane-cycles", type=float, default=None,
                     help="the slice's cycles per lane (default: the port's, 0.5)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--data", default="validate/data/h100-cas-attempts-3.csv")
+    ap.add_argument("--data", default="validate/data/probes/h100-cas-attempts-3.csv")
     ap.add_argument("--max-lanes", type=int, default=4096,
                     help="skip rows with more lanes (pure Python is slow)")
     args = ap.parse_args()

@@ -14,7 +14,7 @@ first-come, where every waiting lane tries once per success.  The script
 splits it: "at entry" is what each warp had already sat out at its first
 win; if lanes sit out only before they first try, the share is 1.
 
-usage: python3 docs/cas_win_order.py validate/data/h100-cas-order-2-wins.csv
+usage: python3 docs/cas_win_order.py validate/data/traces/h100-cas-order-2-wins.csv
        [--groups N,WG,S]   also list the workgroups that start trying
                            together in that row (within 12 successes)
 Prints one line a configuration.  Deterministic.

@@ -18,9 +18,9 @@
 #                        re-simulates a sample of committed cells and fails
 #                        when they moved or were made from another config.
 TABLE_CPU := configs/cpu-gpuhost-16core.ini
-TABLE_RESIDUALS_h100 := validate/data/h100.csv validate/data/h100-wg-sizes-2.csv \
-                        validate/data/h100-split-exit-2.csv validate/data/h100-occupancy-probe.csv
-TABLE_RESIDUALS_h200 := validate/data/h200.csv validate/data/h200-occupancy-probe.csv
+TABLE_RESIDUALS_h100 := validate/data/h100.csv validate/data/probes/h100-wg-sizes-2.csv \
+                        validate/data/probes/h100-split-exit-2.csv validate/data/probes/h100-occupancy-probe.csv
+TABLE_RESIDUALS_h200 := validate/data/h200.csv validate/data/probes/h200-occupancy-probe.csv
 # Event budget of a simulator cell: a cell that needs more takes the model's
 # time (its source says `m`). A cell over 2e7 events costs 2.7 to 8.3
 # CPU-seconds before the model fills it; the config's own 2e8 would cost

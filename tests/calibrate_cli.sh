@@ -53,7 +53,7 @@ expect "validate refuses a --select-unit probe" 2 "probe\.csv:[0-9]+: a vkbench 
 expect "validate refuses a --cas-first probe" 2 "probe2\.csv:[0-9]+: a vkbench probe \(cas_first guess\)" \
     "$A" validate $C --data "$tmp/probe2.csv"
 expect "validate refuses the --flush all probe" 2 "h100-shared-flush-all\.csv:[0-9]+: a vkbench probe \(flush all\)" \
-    "$A" validate $C --data validate/data/h100-shared-flush-all.csv
+    "$A" validate $C --data validate/data/probes/h100-shared-flush-all.csv
 expect "validate bad --tie-pct" 2 "--tie-pct '60'" "$A" validate $C --data $H --tie-pct 60
 expect "validate bad split" 2 "bad\.split:1:" "$A" validate $C --data $H --split "$tmp/bad.split" --rows test
 

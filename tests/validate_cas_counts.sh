@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # validate_cas_counts.sh - `atomsim validate` on a dataset that carries the
 # GPU's own compare-and-swap counts (vkbench --count-cas):
-# validate/data/h100-cas-attempts.csv.  Where few lanes share a word (at
-# most 8 over the whole run) the simulator's retries must match the GPU's
+# validate/data/probes/h100-cas-attempts.csv.  Where few lanes share a word
+# (at most 8 over the whole run) the simulator's retries must match the GPU's
 # within 7% (they do within 2-5%): that is the CAS loop's semantics (a
 # failed lane retries with the value it got back), which a broken loop or
 # merge rule would miss by far more.
@@ -10,7 +10,7 @@
 # GPU's attempts there, a known gap (docs/findings.md).  Also the column's error path.
 set -u
 A=${ATOMSIM:-build/atomsim}
-D=validate/data/h100-cas-attempts.csv
+D=validate/data/probes/h100-cas-attempts.csv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(cd "$(dirname "$0")" && pwd)/lib/checks.sh"
@@ -34,7 +34,7 @@ check "text output reports the count ratio" grep -q '^compare-and-swaps, simulat
 check "text output has an overall ratio line" grep -Eq '^overall +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$tmp/v.txt"
 
 # a plain dataset has no count section
-"$A" validate --config configs/h100.ini --data validate/data/h100-cas-control.csv --max-events 3e5 -j 2 --worst 0 >"$tmp/p.txt" 2>&1
+"$A" validate --config configs/h100.ini --data validate/data/probes/h100-cas-control.csv --max-events 3e5 -j 2 --worst 0 >"$tmp/p.txt" 2>&1
 check "a dataset without counts prints no count section" test "$(grep -c '^compare-and-swaps' "$tmp/p.txt")" -eq 0
 
 # a count that is not a number: one line naming the file, line and field, exit 2

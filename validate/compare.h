@@ -56,8 +56,8 @@ void val_summarize(const val_dataset *d, const val_prediction *pr, const unsigne
  * scored: a run of sorted x values each within tie_frac of the run's first
  * shares the run's mean rank, and the y ranks of its rows are replaced by
  * their mean. Two boards measure the same row 0.45% apart at the median
- * (validate/data/h100-b2.csv), so rows closer than that carry no order a
- * model could be asked to reproduce; a prediction's own near ties earn
+ * (validate/data/repeats/h100-b2.csv), so rows closer than that carry no
+ * order a model could be asked to reproduce; a prediction's own near ties earn
  * nothing where the measurement does order its rows. tie_frac = 0 leaves
  * only exact measured ties unscored. work holds 2 n doubles, idx n indices. NAN for n < 2
  * or when one side is all one rank. */

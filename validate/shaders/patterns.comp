@@ -20,7 +20,8 @@
 // --cas-first, --count-cas) live in a second module per pattern, compiled
 // with -DPROBES, and the contract's module holds none of their code: the
 // probes' dead branches (a barrier among them) slowed the contract's kernel
-// by up to 47% at 288 to 1,024 threads (validate/data/h100-wg-sizes-*.csv).
+// by up to 47% at 288 to 1,024 threads
+// (validate/data/probes/h100-wg-sizes-*.csv).
 #if defined(TRACE) && !defined(PROBES)
 #define PROBES
 #endif
