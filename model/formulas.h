@@ -160,7 +160,7 @@ double mdl_chain_cycles_at(const cfg_config *c, double requests, double passes, 
  * approximation, Gaussian tail for large means). */
 double mdl_max_load(double balls, double bins);
 
-/* The simulator's slice hash for l2.slice_hash = mod (memsys.c), set up
+/* The simulator's slice hash for l2.slice_hash = mod (sim/memsys_int.h slice_of), set up
  * once per buffer: the line index with the ignored low bits squeezed out,
  * modulo the slice count, from a 1 MiB-aligned buffer whose first line has
  * its low bits clear.  ok is 0 for the xor hash, which no closed form

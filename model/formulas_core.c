@@ -47,7 +47,7 @@ double mdl_slot_cycles(const cfg_config *c, const mdl_occupancy *o, double wg_li
     return wg_lifetime_cycles + later * (wg_lifetime_cycles + c->launch.wg_retire_cycles);
 }
 
-/* As the simulator runs a workgroup (engine.c launch_wg, warp_exit): its
+/* As the simulator runs a workgroup (sim/workgroup.c eng_launch_wg, eng_warp_exit): its
  * warps start launch.warp_launch_cycles apart, and their sends take the SM's
  * memory port in turn, so the last warp issues its send (W - 1) such gaps
  * after the first; it leaves once its requests are through the port, and

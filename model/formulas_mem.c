@@ -162,7 +162,7 @@ void mdl_warp_distinct_lines(const cfg_config *c, double p, mdl_warp_op *w)
     w->passes = w->requests * (merged ? 1 : per);
     /* A request's lanes on its one word chain through the read-modify-
      * write; a slice interleaving that line with others pays
-     * l2.word_chain_cycles a link, shared by its lines (memsys.c: the
+     * l2.word_chain_cycles a link, shared by its lines (sim/memsys.c: the
      * distinct lines among its last 4 requests), where that beats the
      * pass rate: P = 2 and 4 put two lines a slice (H100: 897 and 452 us
      * at n = 2^20, 16% over 1.45-cycle passes). */

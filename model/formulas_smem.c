@@ -10,7 +10,7 @@ double mdl_nonzero_bins(double bins, double threads)
     return mdl_distinct(bins, threads);
 }
 
-/* The simulator's rule (engine.c): each distinct word costs its bank one
+/* The simulator's rule (sim/smem.c): each distinct word costs its bank one
  * pass plus same_word_cycles per extra lane on it; the worst bank sets the
  * instruction's time.  Consecutive words up to the bank count never share
  * a bank; beyond it the chosen words fall on banks at random. */
@@ -28,7 +28,7 @@ double mdl_smem_warp_cycles(const cfg_config *c, double lanes, double words)
 
 /* One warp of the workgroup walks ceil(K / wg) strided iterations in the
  * zeroing and the flush loop; the warps' shared atomics queue at their SM's
- * shared-memory unit.  As in the simulator (engine.c smem_issue), an
+ * shared-memory unit.  As in the simulator (sim/smem.c eng_smem_issue), an
  * iteration's counter, compare and address instructions are a dependent
  * chain (core.alu_latency_cycles each) and its back-edge branch holds the
  * warp smem.loop_branch_cycles: a zeroing store costs that and a one-cycle
@@ -93,7 +93,7 @@ double mdl_workgroup_flush_cycles(const cfg_config *c, int wg)
     double L = c->gpu.subgroup_size, warps = ceil(wg / L);
     double key = mdl_alu_chain_cycles(c, k->key_instructions + 1);
     /* smem[0] is a constant word: the compiler may sum the lanes first, and
-     * one lane adds (engine.c smem_cycles), as pat_reduce's unit time has it */
+     * one lane adds (sim/smem.c smem_cycles), as pat_reduce's unit time has it */
     double lanes = mdl_merge_mode(c, 1, 0) == MDL_MERGE_SUM ? 1 : L;
     double local = warps * mdl_smem_warp_cycles(c, lanes, 1) + c->smem.atomic_latency_cycles;
     return key + local + k->barrier_cycles + c->smem.access_latency_cycles + 1 + k->exit_cycles;
