@@ -32,7 +32,7 @@ CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
 API_OBJ := $(API_SRC:%.c=$(B)/obj/%.o)
 LIB_OBJ := $(MODEL_OBJ) $(ENGINE_OBJ) $(VALIDATE_OBJ) $(UTIL_OBJ) $(API_OBJ)
 
-.PHONY: all deps run test bench clean asan validate-full calibrate-check examples lib golden-update
+.PHONY: all deps run test bench clean asan validate-full calibrate-check examples lib golden-update accuracy
 all: $(B)/atomsim $(B)/vkbench
 
 # Installs the Debian packages the project needs, once per machine.
@@ -98,6 +98,14 @@ bench: $(B)/atomsim $(B)/bench/lookup_bench
 validate-full: $(B)/atomsim
 	$(B)/atomsim validate --config configs/h100.ini --data validate/data/h100.csv --max-events 2e7
 	$(B)/atomsim validate --config configs/h200.ini --data validate/data/h200.csv --max-events 2e7
+
+# Both engines against every measured set, in-sample and frozen apart
+# (validate/accuracy.sh): docs/accuracy/*.csv and the block of
+# docs/accuracy.md made from them.  About 50 minutes on 2 cores; ACCURACY_JOBS
+# workers (default: the online CPUs).
+accuracy: $(B)/atomsim
+	bash validate/accuracy.sh collect $(B)/atomsim $(ACCURACY_JOBS)
+	bash validate/accuracy.sh splice
 
 # Reruns the calibration on the stored data and checks that it reproduces
 # the committed overlay (configs/h100.calibrated.ini); about 11 minutes on 2 cores.

@@ -14,7 +14,7 @@
 #include "validate_report.h"
 
 enum { OPT_DATA = 2000, OPT_JOBS, OPT_MAX_EVENTS, OPT_MAX_MEDIAN, OPT_MAX_P90, OPT_MIN_SPEARMAN, OPT_WORST, OPT_ONLY, OPT_SPLIT,
-       OPT_ROWS, OPT_TIE_PCT, OPT_SUMMARY };
+       OPT_ROWS, OPT_TIE_PCT, OPT_SUMMARY, OPT_BY };
 
 static void usage(FILE *f)
 {
@@ -23,6 +23,7 @@ static void usage(FILE *f)
                "                        [--max-events N] [--only PATTERN[,PATTERN...]] [--worst K]\n"
                "                        [--max-median-ape F] [--max-p90-ape F] [--min-spearman R]\n"
                "                        [--split FILE --rows fit|test|all] [--tie-pct P] [--summary]\n"
+               "                        [--by pattern|wg|smem|n]\n"
                "Rows the engine cannot finish within --max-events (default 2e7 per row) are\n"
                "reported as not run, never guessed.  With thresholds, exits 1 when the overall\n"
                "error passes them.  --split (validate/split.h) with --rows keeps only the fit or\n"
@@ -30,7 +31,9 @@ static void usage(FILE *f)
                "spearman~, the rank correlation with measured times closer than P%% counted\n"
                "as equal and the prediction's order among them not scored (two boards measure\n"
                "a row 0.45%% apart at the median).  --format csv writes the scored rows; with\n"
-               "--summary, the per-pattern and overall figures instead (fractions).\n");
+               "--summary, the per-pattern and overall figures instead (fractions).  --by groups\n"
+               "the summary by workgroup size, shared memory a workgroup or n instead of pattern\n"
+               "(the regions of docs/accuracy.md).\n");
 }
 
 /* 1 (having said why on stderr) when the overall figures pass a threshold */
@@ -69,13 +72,14 @@ int cmd_validate(int argc, char **argv)
         { "rows", required_argument, NULL, OPT_ROWS },
         { "tie-pct", required_argument, NULL, OPT_TIE_PCT },
         { "summary", no_argument, NULL, OPT_SUMMARY },
+        { "by", required_argument, NULL, OPT_BY },
         { 0, 0, 0, 0 },
     };
     cli_args a;
     cfg_config cfg;
     char err[CFG_ERR_MAX];
     const char *data = NULL, *only = NULL, *split_path = NULL;
-    int rows = -1, summary = 0;
+    int rows = -1, summary = 0, by = VAL_BY_PATTERN;
     double max_events = 2e7, max_median = NAN, max_p90 = NAN, min_spearman = NAN, tie_pct = 0;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned long long worst = 5;
@@ -97,6 +101,12 @@ int cmd_validate(int argc, char **argv)
             continue;
         case OPT_SUMMARY:
             summary = 1;
+            continue;
+        case OPT_BY:
+            if ((by = val_axis_from_name(optarg)) < 0) {
+                cli_error("validate", "--by '%s' is not pattern, wg, smem or n", optarg);
+                return 2;
+            }
             continue;
         case OPT_SPLIT:
             split_path = optarg;
@@ -214,11 +224,11 @@ int cmd_validate(int argc, char **argv)
     }
     const char *engine = a.engine == CLI_ENGINE_MODEL ? "model" : "sim";
     if (a.format == CLI_FORMAT_CSV && summary)
-        vrep_summary_csv(&d, pr, keep, tie_pct / 100);
+        vrep_summary_csv(&d, pr, keep, tie_pct / 100, (enum val_axis)by);
     else if (a.format == CLI_FORMAT_CSV)
         vrep_rows_csv(&d, pr, keep, engine);
     else
-        vrep_summary_text(&d, pr, keep, data, cfg.path, engine, tie_pct / 100, (size_t)worst);
+        vrep_summary_text(&d, pr, keep, data, cfg.path, engine, tie_pct / 100, (enum val_axis)by, (size_t)worst);
     val_summary all;
     val_summarize(&d, pr, keep, -1, 0, &all);
     int fail = past_thresholds(&all, max_median, max_p90, min_spearman);

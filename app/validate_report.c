@@ -67,14 +67,15 @@ static void summary_csv_line(const char *name, const val_summary *s)
     printf("\n");
 }
 
-void vrep_summary_csv(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, double tie_frac)
+void vrep_summary_csv(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, double tie_frac,
+                      enum val_axis by)
 {
-    printf("pattern,rows,ran,median_ape,p90_ape,spearman,spearman_tied,span\n");
+    printf("%s,rows,ran,median_ape,p90_ape,spearman,spearman_tied,span\n", val_axis_column(by));
     val_summary s;
-    for (int p = 0; p < PAT_COUNT; p++) {
-        val_summarize(d, pr, keep, p, tie_frac, &s);
+    for (int r = 0; r < val_regions(by); r++) {
+        val_summarize_region(d, pr, keep, by, r, tie_frac, &s);
         if (s.rows)
-            summary_csv_line(pat_name((enum pat_id)p), &s);
+            summary_csv_line(val_region_label(by, r), &s);
     }
     val_summarize(d, pr, keep, -1, tie_frac, &s);
     summary_csv_line("overall", &s);
@@ -157,17 +158,18 @@ static void not_run_text(const val_dataset *d, const val_prediction *pr, const u
 }
 
 void vrep_summary_text(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, const char *data_path,
-                       const char *config_path, const char *engine, double tie_frac, size_t worst)
+                       const char *config_path, const char *engine, double tie_frac, enum val_axis by, size_t worst)
 {
     printf("%s engine on %s (%s), config %s\n\n", engine, data_path, d->gpu, config_path[0] ? config_path : "(defaults)");
     int tied = tie_frac > 0;
-    printf("%-20s %5s %5s %9s %9s %9s %9s", "pattern", "rows", "ran", "med_ape%", "p90_ape%", "spearman", "span");
+    printf("%-20s %5s %5s %9s %9s %9s %9s", val_axis_column(by), "rows", "ran", "med_ape%", "p90_ape%", "spearman",
+           "span");
     printf(tied ? " %9s\n" : "\n", "spearman~");
     val_summary s;
-    for (int p = 0; p < PAT_COUNT; p++) {
-        val_summarize(d, pr, keep, p, tie_frac, &s);
+    for (int r = 0; r < val_regions(by); r++) {
+        val_summarize_region(d, pr, keep, by, r, tie_frac, &s);
         if (s.rows)
-            summary_text_line(pat_name((enum pat_id)p), &s, tied);
+            summary_text_line(val_region_label(by, r), &s, tied);
     }
     val_summarize(d, pr, keep, -1, tie_frac, &s);
     summary_text_line("overall", &s, tied);

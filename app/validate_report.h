@@ -13,15 +13,18 @@
  * error and status (and the compare-and-swap counts when the data has them). */
 void vrep_rows_csv(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, const char *engine);
 
-/* The per-pattern and overall summary as CSV (pattern,rows,ran,
- * median_ape,p90_ape,spearman,spearman_tied,span; fractions, empty where a
- * figure does not exist): what scripts and tests read. */
-void vrep_summary_csv(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, double tie_frac);
+/* The summary by region of `by` (by pattern: one row a pattern) and
+ * overall, as CSV (pattern or the axis's column, rows, ran, median_ape,
+ * p90_ape, spearman, spearman_tied, span; fractions, empty where a figure
+ * does not exist): what scripts and tests read. */
+void vrep_summary_csv(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, double tie_frac,
+                      enum val_axis by);
 
-/* The human report: the summary table (with spearman~ when tie_frac > 0),
+/* The human report: the summary table by region of `by` (with spearman~
+ * when tie_frac > 0),
  * the compare-and-swap counts, the `worst` rows by error and the rows not
  * run. */
 void vrep_summary_text(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, const char *data_path,
-                       const char *config_path, const char *engine, double tie_frac, size_t worst);
+                       const char *config_path, const char *engine, double tie_frac, enum val_axis by, size_t worst);
 
 #endif

@@ -208,6 +208,87 @@ out:
     free(idx);
 }
 
+int val_axis_from_name(const char *name)
+{
+    static const char *const names[] = { "pattern", "wg", "smem", "n" };
+    for (int a = 0; a < 4; a++)
+        if (!strcmp(name, names[a]))
+            return a;
+    return -1;
+}
+
+const char *val_axis_column(enum val_axis a)
+{
+    static const char *const cols[] = { "pattern", "wg", "smem_per_wg", "n" };
+    return cols[a];
+}
+
+static const char *const wg_labels[] = { "32-64", "65-128", "129-256", "257-640", "641-1024" };
+static const char *const smem_labels[] = { "0-8KiB", "8-32KiB", "32-48KiB" };
+static const char *const n_labels[] = { "<=2^18", "<=2^21", ">2^21" };
+
+int val_regions(enum val_axis a)
+{
+    switch (a) {
+    case VAL_BY_WG:
+        return 5;
+    case VAL_BY_SMEM:
+    case VAL_BY_N:
+        return 3;
+    default:
+        return PAT_COUNT;
+    }
+}
+
+int val_region_of(enum val_axis a, const pat_params *p)
+{
+    switch (a) {
+    case VAL_BY_WG:
+        return p->wg <= 64 ? 0 : p->wg <= 128 ? 1 : p->wg <= 256 ? 2 : p->wg <= 640 ? 3 : 4;
+    case VAL_BY_SMEM: {
+        uint32_t b = pat_smem_bytes(p);
+        return b <= 8192 ? 0 : b <= 32768 ? 1 : 2;
+    }
+    case VAL_BY_N:
+        return p->n <= (1ull << 18) ? 0 : p->n <= (1ull << 21) ? 1 : 2;
+    default:
+        return (int)p->pattern;
+    }
+}
+
+const char *val_region_label(enum val_axis a, int r)
+{
+    switch (a) {
+    case VAL_BY_WG:
+        return wg_labels[r];
+    case VAL_BY_SMEM:
+        return smem_labels[r];
+    case VAL_BY_N:
+        return n_labels[r];
+    default:
+        return pat_name((enum pat_id)r);
+    }
+}
+
+void val_summarize_region(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, enum val_axis a,
+                          int r, double tie_frac, val_summary *s)
+{
+    if (r < 0 || a == VAL_BY_PATTERN) {
+        val_summarize(d, pr, keep, r, tie_frac, s);
+        return;
+    }
+    unsigned char *in = malloc(d->count ? d->count : 1);
+    if (!in) {
+        memset(s, 0, sizeof *s);
+        s->spearman = s->spearman_tied = NAN;
+        return;
+    }
+    for (size_t i = 0; i < d->count; i++)
+        in[i] = (unsigned char)((!keep || keep[i]) && val_region_of(a, &d->rows[i].params) == r);
+    val_summarize(d, pr, in, -1, tie_frac, s);
+    free(in);
+}
+
 void val_summarize_cas(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, int pattern,
                        val_cas_summary *s)
 {

@@ -63,6 +63,26 @@ void val_summarize(const val_dataset *d, const val_prediction *pr, const unsigne
  * or when one side is all one rank. */
 double val_spearman_tied(const double *x, const double *y, size_t n, double tie_frac, double *work, size_t *idx);
 
+/* The regions accuracy is reported by (issue 21's frozen-set protocol,
+ * docs/accuracy.md): the pattern; the workgroup size (32-64, 65-128,
+ * 129-256, 257-640, 641-1024 threads); the shared memory a workgroup
+ * allocates (0-8, 8-32, 32-48 KiB, the pattern's own need included); n
+ * (up to 2^18, up to 2^21, above). */
+enum val_axis { VAL_BY_PATTERN = 0, VAL_BY_WG, VAL_BY_SMEM, VAL_BY_N };
+
+/* The axis called `name` (pattern, wg, smem, n), or -1. */
+int val_axis_from_name(const char *name);
+/* Its name as a CSV column: pattern, wg, smem_per_wg, n. */
+const char *val_axis_column(enum val_axis a);
+/* How many regions it has, the region of p, and region r's label. */
+int val_regions(enum val_axis a);
+int val_region_of(enum val_axis a, const pat_params *p);
+const char *val_region_label(enum val_axis a, int r);
+
+/* val_summarize over region r of axis a (r < 0: every row kept). */
+void val_summarize_region(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, enum val_axis a,
+                          int r, double tie_frac, val_summary *s);
+
 /* Simulated over GPU-counted compare-and-swaps, over the same rows as
  * val_summarize that have a count (d->has_cas) and ran. */
 typedef struct val_cas_summary {
