@@ -32,7 +32,7 @@ CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
 API_OBJ := $(API_SRC:%.c=$(B)/obj/%.o)
 LIB_OBJ := $(MODEL_OBJ) $(ENGINE_OBJ) $(VALIDATE_OBJ) $(UTIL_OBJ) $(API_OBJ)
 
-.PHONY: all deps run test bench clean asan validate-full calibrate-check examples lib golden-update accuracy
+.PHONY: all deps run test bench clean asan validate-full calibrate-check examples lib golden-update accuracy docs-keys
 all: $(B)/atomsim $(B)/vkbench
 
 # Installs the Debian packages the project needs, once per machine.
@@ -116,6 +116,11 @@ calibrate-check: $(B)/atomsim
 # move outputs; `git diff tests/golden` then shows what moved.
 golden-update: $(B)/atomsim
 	@ATOMSIM=$(B)/atomsim GOLDEN_UPDATE=1 bash tests/golden.sh
+
+# The config key reference, written from the option table: after a key is
+# added or changed there, so tests/config_keys_fresh.sh passes again.
+docs-keys: $(B)/atomsim
+	$(B)/atomsim config --format markdown >docs/config-keys.md.tmp && mv docs/config-keys.md.tmp docs/config-keys.md
 
 clean:
 	rm -rf $(B) plots/out

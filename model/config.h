@@ -156,6 +156,21 @@ typedef struct cfg_config {
 
 enum cfg_type { CFG_INT, CFG_DOUBLE, CFG_BOOL, CFG_STRING, CFG_ENUM };
 
+/* Where the shipped H100 value of a key comes from (configs/h100.ini's
+ * comment beside it), so a reader of `atomsim config` or
+ * docs/config-keys.md knows how far to trust it.  Zero is no source: a key
+ * added without one fails tests/unit/test_config.c. */
+enum cfg_source {
+    CFG_SRC_UNSET = 0,
+    CFG_SRC_SPEC,       /* a public document: whitepaper, datasheet, CUDA guide, a published microbenchmark */
+    CFG_SRC_MICROBENCH, /* measured by this project's own probes (validate/data/h100-*.csv, device queries) */
+    CFG_SRC_CALIBRATE,  /* fitted by `atomsim calibrate`: the only keys it may change */
+    CFG_SRC_HAND,       /* fitted by hand to measured rows */
+    CFG_SRC_ESTIMATE,   /* an estimate no source gives */
+    CFG_SRC_SETTING,    /* not a hardware fact: a simulator, model or dispatch setting */
+    CFG_SRC_COUNT
+};
+
 typedef struct cfg_option {
     const char *section;
     const char *key;
@@ -164,7 +179,7 @@ typedef struct cfg_option {
     double min, max;                  /* inclusive bounds for numbers */
     const char *def;                  /* default as text, parsed like a config value */
     const char *unit;
-    int calibratable;                 /* fitted by `atomsim calibrate` */
+    enum cfg_source source;           /* where the H100's value comes from */
     const char *const *enum_names;    /* NULL-terminated, for CFG_ENUM */
     const char *help;
 } cfg_option;
@@ -172,6 +187,13 @@ typedef struct cfg_option {
 /* The one option table.  cfg_options() returns it and its length. */
 const cfg_option *cfg_options(size_t *count);
 const cfg_option *cfg_find(const char *section, const char *key);
+/* A source as text ("spec", "microbenchmark", "calibrate", "hand",
+ * "estimate", "setting"; "unset" for zero or anything out of range), and a
+ * one-line gloss of it for the key reference. */
+const char *cfg_source_name(enum cfg_source s);
+const char *cfg_source_help(enum cfg_source s);
+/* `atomsim calibrate` fits exactly the keys whose source is calibrate. */
+int cfg_is_calibratable(const cfg_option *opt);
 
 /* Every field set to its default. */
 void cfg_defaults(cfg_config *cfg);

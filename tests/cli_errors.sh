@@ -113,6 +113,8 @@ expect "--n -5" 2 "--n" "$A" run --pattern counter --n -5
 # --- config subcommand -------------------------------------------------------
 expect "config --dump of a bad file" 2 "bad_range\.ini:2:" "$A" config --config $D/bad_range.ini --dump
 expect "config bad -p" 2 "gpu\.nope" "$A" config -p gpu.nope=1 --dump
+expect "config --format markdown with --dump" 2 "markdown is the option table's" "$A" config --dump --format markdown
+expect "config --format of no kind" 2 "--format 'yaml'.*markdown" "$A" config --format yaml
 
 # --- a run that fails: exit 1, the budget named -------------------------------
 expect "event budget exceeded" 1 "sim\.max_events" run -p sim.max_events=10

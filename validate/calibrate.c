@@ -35,7 +35,7 @@ int cal_key_lookup(const char *name, const cfg_option **opt, char err[CFG_ERR_MA
         snprintf(err, CFG_ERR_MAX, "unknown key '%s'", name);
         return -1;
     }
-    if (!o->calibratable) {
+    if (!cfg_is_calibratable(o)) {
         snprintf(err, CFG_ERR_MAX, "key '%s' is not calibratable (see atomsim config)", name);
         return -1;
     }

@@ -1,5 +1,6 @@
 /* test_config.c - the option table and the config reader (model/options.c,
  * model/config.c): every default parses and lies within its bounds, every
+ * key has a source (and calibrate's keys are the set it may fit), every
  * value formats back to itself, a dumped config reloads to the same hash,
  * and each kind of bad input (unknown key or section, malformed line, value
  * out of range, not a number, missing or unreadable file, bad -p) fails
@@ -106,6 +107,52 @@ static void defaults_parse_within_bounds(void **state)
     assert_string_equal(cfg.path, "");
     assert_null(cfg_find("gpu", "nope"));
     assert_null(cfg_find("nope", "sm_count"));
+}
+
+/* Every key says where its H100 value comes from: zero is no source, so a
+ * key added without one fails here.  The calibrate set is spelled out
+ * because it is what `atomsim calibrate` may change: moving a key in or
+ * out of it is a decision, not a relabelling. */
+static void every_option_has_a_source(void **state)
+{
+    (void)state;
+    static const char *const calibrated[] = {
+        "launch.kernel_overhead_cycles", "launch.wg_dispatch_cycles", "launch.dispatch_lead_cycles",
+        "launch.wg_retire_cycles", "core.alu_latency_cycles", "core.barrier_cycles", "core.exit_cycles",
+        "coalesce.merge_rule", "coalesce.compiler_aggregation", "coalesce.merge_cas",
+        "coalesce.lsu_cycles_per_request", "coalesce.lsu_return_cycles_per_request", "xbar.latency_cycles",
+        "l2.slice_count", "l2.atomic_issue_cycles", "l2.cas_issue_cycles", "l2.same_address_cycles",
+        "l2.merged_lane_cycles", "l2.interleave_lines", "l2.hash_ignore_mask",
+        "l2.partition_link_requests_per_cycle", "l2.atomic_latency_cycles", "l2.store_issue_cycles",
+        "l2.queue_depth_requests", "l2.hol_blocking", "dram.latency_cycles", "smem.atomic_issue_cycles",
+        "smem.same_word_cycles", "smem.atomic_latency_cycles",
+    };
+    static const char *const names[] = { "unset", "spec", "microbenchmark", "calibrate", "hand", "estimate", "setting" };
+    assert_int_equal(CFG_SRC_UNSET, 0);
+    assert_int_equal(sizeof names / sizeof names[0], CFG_SRC_COUNT);
+    for (int s = 0; s < CFG_SRC_COUNT; s++) {
+        assert_string_equal(cfg_source_name(s), names[s]);
+        assert_non_null(cfg_source_help(s));
+    }
+    assert_string_equal(cfg_source_name(CFG_SRC_COUNT), "unset");
+    assert_string_equal(cfg_source_name(-1), "unset");
+
+    size_t n, ncal = 0;
+    const cfg_option *o = cfg_options(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (o[i].source <= CFG_SRC_UNSET || o[i].source >= CFG_SRC_COUNT)
+            fail_msg("%s.%s has no source (%d)", o[i].section, o[i].key, (int)o[i].source);
+        char key[128];
+        snprintf(key, sizeof key, "%s.%s", o[i].section, o[i].key);
+        int listed = 0;
+        for (size_t k = 0; k < sizeof calibrated / sizeof calibrated[0]; k++)
+            listed |= !strcmp(key, calibrated[k]);
+        if (listed != cfg_is_calibratable(&o[i]))
+            fail_msg("%s is %scalibratable, but the list says %s", key, listed ? "not " : "", listed ? "it is" : "not");
+        assert_int_equal(cfg_is_calibratable(&o[i]), o[i].source == CFG_SRC_CALIBRATE);
+        ncal += (size_t)cfg_is_calibratable(&o[i]);
+    }
+    assert_int_equal(ncal, sizeof calibrated / sizeof calibrated[0]);
 }
 
 /* A few defaults by hand, from the table's text (the generic Hopper). */
@@ -497,6 +544,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(defaults_parse_within_bounds),
+        cmocka_unit_test(every_option_has_a_source),
         cmocka_unit_test(defaults_land_in_fields),
         cmocka_unit_test(format_round_trips_and_hash_covers_every_option),
         cmocka_unit_test(dump_reload_same_hash),
