@@ -71,7 +71,6 @@ int mem_cas_send(mem_sys *m, int w, int sm, double t, const sim_op *op, uint32_t
     int ngroups, aggregated;
     int merge = merge_of(m, op, &aggregated);
     int nreq = ms_coalesce(m, op, &ngroups);
-    int nsect = m->line_bytes / 32;
     double port = m->lsu + (op->result_used ? m->lsu_ret : 0);
     m->atomic_instructions++;
     m->l2_requests += nreq;
@@ -85,23 +84,13 @@ int mem_cas_send(mem_sys *m, int w, int sm, double t, const sim_op *op, uint32_t
          * full queue holds nothing here */
         double base = m->port_free[sm] > t ? m->port_free[sm] : t;
         m->port_free[sm] = base + port;
-        int sect_max[32];
-        for (int k = 0; k < nsect; k++)
-            sect_max[k] = 0;
         uint64_t lanes = 0;
-        int req_ops = 0;
-        for (int o = m->req_first[r]; o >= 0; o = m->op_next[o]) {
-            int ops = merge ? 1 : m->op_lanes[o];
-            if (ops > sect_max[m->op_sector[o]])
-                sect_max[m->op_sector[o]] = ops;
-            req_ops += ops;
+        int req_ops, chain;
+        int passes = ms_request_passes(m, r, merge, &req_ops, &chain);
+        for (int o = m->req_first[r]; o >= 0; o = m->op_next[o])
             for (int lane = m->op_first[o]; lane >= 0; lane = m->op_next_lane[lane])
                 lanes |= 1ull << lane;
-        }
         m->l2_ops += req_ops;
-        int passes = 0;
-        for (int k = 0; k < nsect; k++)
-            passes += sect_max[k];
         int id = w * m->req_per_warp + r;
         cas_req *q = &m->req[id];
         q->lanes = lanes;

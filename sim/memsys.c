@@ -181,7 +181,6 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
     int merge = merge_of(m, op, &aggregated);
     int ngroups;
     int nreq = ms_coalesce(m, op, &ngroups);
-    int nsect = m->line_bytes / 32;
     /* H100 sub-word CAS histograms that saturate one to four slices run
      * 12-29% faster than passes at the add's rate allow */
     double issue = op->atomic == SIM_ATOMIC_CAS ? m->cas_issue : m->issue;
@@ -203,31 +202,17 @@ double mem_atomic(mem_sys *m, int sm, double t, const sim_op *op, uint32_t *ret,
         double adm = ms_send_request(m, sm, t, port, m->req_line[r], 1, sl, &arrival, holds);
         double start = adm > sl->free ? adm : sl->free;
         double base = line_ready(m, m->req_line[r], start, r);
-        /* The atomic unit works a request sector by sector; a pass updates
-         * each distinct word of a sector once, so lanes on one word (not
-         * merged) take one pass each.  The request starts once the words it
-         * updates are past their read-modify-write dependency. */
-        int sect_max[32];
-        for (int k = 0; k < nsect; k++)
-            sect_max[k] = 0;
+        /* the request starts once the words it updates are past their
+         * read-modify-write dependency */
         double wait = start;
-        int req_ops = 0, chain = 1;
+        int req_ops, chain;
+        int passes = ms_request_passes(m, r, merge, &req_ops, &chain);
         for (int o = m->req_first[r]; o >= 0; o = m->op_next[o]) {
-            int ops = merge ? 1 : m->op_lanes[o];
-            int sct = m->op_sector[o];
-            if (ops > sect_max[sct])
-                sect_max[sct] = ops;
-            if (ops > chain)
-                chain = ops;
-            req_ops += ops;
             if (bf->ready[m->op_idx[o]] > wait)
                 wait = bf->ready[m->op_idx[o]];
             apply_op(m, bf, op, o, ret);
         }
         m->l2_ops += req_ops;
-        int passes = 0;
-        for (int k = 0; k < nsect; k++)
-            passes += sect_max[k];
         double busy = passes * issue;
         /* Lanes of one request on one word chain through its read-modify-
          * write.  Back to back on one line the unit forwards each result

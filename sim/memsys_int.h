@@ -253,6 +253,31 @@ static inline int merge_of(const mem_sys *m, const sim_op *op, int *aggregated)
     return m->merge_rule == CFG_MERGE_PER_ADDRESS;
 }
 
+/* The atomic unit works a request sector by sector; a pass updates each
+ * distinct word of a sector once, so lanes on one word (not merged) take
+ * one pass each: the passes request r needs, in *ops its L2 ops and in
+ * *chain the most on one word.  One rule for the requests resolved at
+ * issue (mem_atomic) and the deferred ones (mem_cas_send). */
+static inline int ms_request_passes(const mem_sys *m, int r, int merge, int *ops, int *chain)
+{
+    int sect_max[32], nsect = m->line_bytes / 32, passes = 0;
+    for (int k = 0; k < nsect; k++)
+        sect_max[k] = 0;
+    *ops = 0;
+    *chain = 1;
+    for (int o = m->req_first[r]; o >= 0; o = m->op_next[o]) {
+        int n = merge ? 1 : m->op_lanes[o];
+        if (n > sect_max[m->op_sector[o]])
+            sect_max[m->op_sector[o]] = n;
+        if (n > *chain)
+            *chain = n;
+        *ops += n;
+    }
+    for (int k = 0; k < nsect; k++)
+        passes += sect_max[k];
+    return passes;
+}
+
 /* ---- across the files ----------------------------------------------- */
 
 /* coalesce.c: groups the op's lanes into line requests and address groups
