@@ -163,7 +163,7 @@ enum cfg_type { CFG_INT, CFG_DOUBLE, CFG_BOOL, CFG_STRING, CFG_ENUM };
 enum cfg_source {
     CFG_SRC_UNSET = 0,
     CFG_SRC_SPEC,       /* a public document: whitepaper, datasheet, CUDA guide, a published microbenchmark */
-    CFG_SRC_MICROBENCH, /* measured by this project's own probes (validate/data/h100-*.csv, device queries) */
+    CFG_SRC_MICROBENCH, /* measured by this project's own probes (validate/data/probes/h100-*.csv, device queries) */
     CFG_SRC_CALIBRATE,  /* fitted by `atomsim calibrate`: the only keys it may change */
     CFG_SRC_HAND,       /* fitted by hand to measured rows */
     CFG_SRC_ESTIMATE,   /* an estimate no source gives */

@@ -141,7 +141,7 @@ static const char *const source_names[CFG_SRC_COUNT] = {
 static const char *const source_helps[CFG_SRC_COUNT] = {
     [CFG_SRC_UNSET] = "no source recorded (a bug: every key needs one)",
     [CFG_SRC_SPEC] = "a public document: NVIDIA's whitepaper or CUDA guide, a published microbenchmark",
-    [CFG_SRC_MICROBENCH] = "measured by this project's own probes on the H100 (`validate/data/h100-*.csv`, device queries)",
+    [CFG_SRC_MICROBENCH] = "measured by this project's own probes on the H100 (`validate/data/probes/h100-*.csv`, device queries)",
     /* not every one has a calibration stage yet: say where the others' value is */
     [CFG_SRC_CALIBRATE] = "the keys `atomsim calibrate` may fit: those a stage fits today carry its value "
                           "(`configs/h100.calibrated.ini`), the others `configs/h100.ini`'s starting value",
