@@ -3,7 +3,7 @@
  * 32-bit arithmetic as in docs/patterns.md), the selection threshold's rounding,
  * bins and the hot bin, pattern names and flags, shared-memory needs,
  * pat_check's ranges and the parameter table (lookups, parsing with its
- * error line, CSV formatting); plus the CLI's
+ * error line, CSV formatting, the flags it gives the CLI); plus the CLI's
  * strict number parsing (app/args.c), which feeds pat_params. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -372,6 +372,32 @@ static void describe_and_canonical(void **state)
     assert_int_equal(p.smem_per_wg, 1024u);
 }
 
+/* The CLI's flags come from the table: one long option per row, named by
+ * its flag, parsed by cli_common_opt through the table. */
+static void cli_flags_from_table(void **state)
+{
+    (void)state;
+    struct option opts[CLI_MAX_LONGOPTS];
+    static const struct option extra[] = { { "extra", no_argument, NULL, 5000 }, { 0, 0, 0, 0 } };
+    cli_args a;
+    char err[CFG_ERR_MAX];
+    int found = 0, n = 0;
+    cli_longopts(opts, extra);
+    for (; opts[n].name; n++)
+        if (cli_opt_param(opts[n].val)) {
+            assert_string_equal(opts[n].name, cli_opt_param(opts[n].val)->flag + 2);
+            found++;
+        }
+    assert_int_equal(found, PP_COUNT);
+    assert_string_equal(opts[n - 1].name, "extra");
+    cli_args_init(&a);
+    assert_int_equal(cli_common_opt(&a, CLI_OPT_OF(PP_ADDRESSES), "2^10", err), 0);
+    assert_int_equal(a.params.addresses, 1024u);
+    assert_int_equal(cli_common_opt(&a, CLI_OPT_OF(PP_ADDRESSES), "0", err), -1);
+    assert_non_null(strstr(err, "--addresses"));
+    assert_null(cli_opt_param(CLI_OPT_PATTERN));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -389,6 +415,7 @@ int main(void)
         cmocka_unit_test(param_table_rows),
         cmocka_unit_test(param_parse_and_format),
         cmocka_unit_test(describe_and_canonical),
+        cmocka_unit_test(cli_flags_from_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
