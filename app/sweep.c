@@ -852,19 +852,8 @@ static int decode(const swp_plan *p, uint64_t r, swp_row *row, char err[CFG_ERR_
     row->cfg = &p->groups[row->group].cfg;
     row->params = a.params;
     row->engine = a.engine;
-    if (p->spec->canonical) {
-        pat_params d;
-        unsigned fl = pat_flags(a.params.pattern);
-        pat_defaults(&d);
-        if (!(fl & PF_SELECTIVITY))
-            row->params.selectivity = d.selectivity;
-        if (!(fl & PF_BINS))
-            row->params.bins = d.bins;
-        if (!(fl & PF_HOT))
-            row->params.hot = d.hot;
-        if (!(fl & PF_ADDRESSES))
-            row->params.addresses = d.addresses;
-    }
+    if (p->spec->canonical)
+        pat_canonical(&row->params);
     return 0;
 }
 
@@ -872,20 +861,23 @@ static int same_point(const swp_plan *p, const swp_row *x, const swp_row *y)
 {
     const swp_group *gx = &p->groups[x->group], *gy = &p->groups[y->group];
     const pat_params *a = &x->params, *b = &y->params;
-    return gx->config == gy->config && gx->hash == gy->hash && x->engine == y->engine && a->pattern == b->pattern &&
-           a->n == b->n && a->wg == b->wg && a->selectivity == b->selectivity && a->bins == b->bins &&
-           a->hot == b->hot && a->addresses == b->addresses && a->smem_per_wg == b->smem_per_wg && a->seed == b->seed;
+    if (gx->config != gy->config || gx->hash != gy->hash || x->engine != y->engine || a->pattern != b->pattern)
+        return 0;
+    for (int i = 0; i < PP_COUNT; i++)
+        if (!pat_param_same(pat_param_get(i), a, b))
+            return 0;
+    return 1;
 }
 
 static uint64_t point_hash(const swp_plan *p, const swp_row *r)
 {
     const pat_params *a = &r->params;
     uint64_t h = p->groups[r->group].hash ^ ((uint64_t)p->groups[r->group].config << 56);
-    double d[] = { (double)a->pattern, (double)a->n, a->wg, a->selectivity, a->bins, a->hot, a->addresses,
-                   a->smem_per_wg, (double)a->seed, r->engine };
-    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) {
+    /* the pattern, each parameter, the engine */
+    for (int i = -1; i <= PP_COUNT; i++) {
+        double d = i < 0 ? (double)a->pattern : i < PP_COUNT ? pat_param_value(pat_param_get(i), a) : r->engine;
         uint64_t bits;
-        memcpy(&bits, &d[i], sizeof bits);
+        memcpy(&bits, &d, sizeof bits);
         h = (h ^ bits) * 0x100000001b3ull;
         h ^= h >> 29;
     }
@@ -1028,20 +1020,11 @@ int swp_plan_row(const swp_plan *p, uint64_t pos, swp_row *row, char err[CFG_ERR
 void swp_row_describe(const swp_plan *p, const swp_row *r, char *buf, size_t len)
 {
     const pat_params *a = &r->params;
-    unsigned fl = pat_flags(a->pattern);
+    char shown[512];
     size_t u;
-    snprintf(buf, len, "%s n=%llu wg=%d", pat_name(a->pattern), (unsigned long long)a->n, a->wg);
+    pat_describe(a, shown, sizeof shown);
+    snprintf(buf, len, "%s%s", pat_name(a->pattern), shown);
 #define ADD(...) (u = strlen(buf), snprintf(buf + u, len - u, __VA_ARGS__))
-    if (fl & PF_SELECTIVITY)
-        ADD(" selectivity=%g", a->selectivity);
-    if (fl & PF_BINS)
-        ADD(" bins=%u", a->bins);
-    if (fl & PF_HOT)
-        ADD(" hot=%g", a->hot);
-    if (fl & PF_ADDRESSES)
-        ADD(" addresses=%u", a->addresses);
-    if (a->smem_per_wg)
-        ADD(" smem_per_wg=%u", a->smem_per_wg);
     ADD(" engine=%s config=%s", r->engine == CLI_ENGINE_MODEL ? "model" : "sim",
         p->config_names[p->groups[r->group].config]);
     for (int j = 0; j < p->label_count; j++) {
