@@ -1,9 +1,8 @@
-/* args.c - parsing and range checks of the shared flags, and the one place
+/* args.c - the shared flags (the pattern parameters' from the table in
+ * model/params.c, which parses and range-checks them), and the one place
  * that picks an engine (simulator or model) for a run. */
 #include "args.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,40 +21,60 @@ void cli_args_init(cli_args *a)
 
 int cli_parse_u64(const char *s, unsigned long long *out)
 {
-    char *end;
-    if (!s || !*s || *s == '-')
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (*end == 0 && errno == 0) {
-        *out = v;
-        return 0;
-    }
-    /* 2^20 style and 1e6 style values, exact integers only */
-    double d;
-    if (!strncmp(s, "2^", 2)) {
-        if (cli_parse_u64(s + 2, &v) || v > 63)
-            return -1;
-        *out = 1ull << v;
-        return 0;
-    }
-    if (cli_parse_double(s, &d) || d < 0 || d != floor(d) || d > 1.8e19)
-        return -1;
-    *out = (unsigned long long)d;
-    return 0;
+    return pat_parse_u64(s, out);
 }
 
 int cli_parse_double(const char *s, double *out)
 {
-    char *end;
-    if (!s || !*s)
-        return -1;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (*end || errno == ERANGE || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
+    return pat_parse_double(s, out);
+}
+
+int cli_param_opt(const pat_param_desc *d)
+{
+    return CLI_OPT_OF((int)pat_param_id(d));
+}
+
+const pat_param_desc *cli_opt_param(int code)
+{
+    return code >= CLI_OPT_PARAM && code < CLI_OPT_PARAM + PP_COUNT ? pat_param_get(code - CLI_OPT_PARAM) : NULL;
+}
+
+const struct option *cli_longopts(struct option opts[CLI_MAX_LONGOPTS], const struct option *extra)
+{
+    int n = 0;
+    opts[n++] = (struct option){ "config", required_argument, NULL, CLI_OPT_CONFIG };
+    opts[n++] = (struct option){ "pattern", required_argument, NULL, CLI_OPT_PATTERN };
+    for (int i = 0; i < PP_COUNT; i++)
+        opts[n++] = (struct option){ pat_param_get(i)->flag + 2, required_argument, NULL, CLI_OPT_OF(i) };
+    opts[n++] = (struct option){ "engine", required_argument, NULL, CLI_OPT_ENGINE };
+    opts[n++] = (struct option){ "format", required_argument, NULL, CLI_OPT_FORMAT };
+    opts[n++] = (struct option){ "help", no_argument, NULL, CLI_OPT_HELP };
+    for (; extra && extra->name && n < CLI_MAX_LONGOPTS - 1; extra++)
+        opts[n++] = *extra;
+    opts[n] = (struct option){ 0, 0, 0, 0 };
+    return opts;
+}
+
+void cli_wrap(FILE *f, int *col, int width, int indent, const char *sep, const char *word)
+{
+    int len = (int)strlen(word);
+    if (*col > indent && *col + (int)strlen(sep) + len > width) {
+        fprintf(f, "\n%*s%s", indent, "", word);
+        *col = indent + len;
+    } else {
+        fprintf(f, "%s%s", sep, word);
+        *col += (int)strlen(sep) + len;
+    }
+}
+
+void cli_usage_params(FILE *f, int *col, int indent, const char *meta)
+{
+    for (int i = 0; i < PP_COUNT; i++) {
+        const pat_param_desc *d = pat_param_get(i);
+        char item[64];
+        snprintf(item, sizeof item, "[%s %s]", d->flag, meta ? meta : d->meta);
+        cli_wrap(f, col, 90, indent, " ", item);
+    }
 }
 
 void cli_error(const char *cmd, const char *fmt, ...)
@@ -68,30 +87,11 @@ void cli_error(const char *cmd, const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-static int u32_flag(const char *name, const char *arg, uint32_t *out, char err[CFG_ERR_MAX])
-{
-    unsigned long long v;
-    if (cli_parse_u64(arg, &v) || v > 0xffffffffull) {
-        snprintf(err, CFG_ERR_MAX, "--%s '%s' is not a non-negative integer", name, arg);
-        return -1;
-    }
-    *out = (uint32_t)v;
-    return 0;
-}
-
-static int fraction_flag(const char *name, const char *arg, double *out, char err[CFG_ERR_MAX])
-{
-    if (cli_parse_double(arg, out) || *out < 0 || *out > 1) {
-        snprintf(err, CFG_ERR_MAX, "--%s '%s' is not a number in [0, 1]", name, arg);
-        return -1;
-    }
-    return 0;
-}
-
 int cli_common_opt(cli_args *a, int c, const char *arg, char err[CFG_ERR_MAX])
 {
-    unsigned long long v;
-    uint32_t u;
+    const pat_param_desc *d = cli_opt_param(c);
+    if (d)
+        return pat_param_parse(d, &a->params, arg, err, CFG_ERR_MAX);
     switch (c) {
     case 'p':
         if (a->override_count == CLI_MAX_OVERRIDES) {
@@ -109,51 +109,6 @@ int cli_common_opt(cli_args *a, int c, const char *arg, char err[CFG_ERR_MAX])
             return -1;
         }
         a->pattern_given = 1;
-        return 0;
-    case CLI_OPT_N:
-        if (cli_parse_u64(arg, &v) || v == 0 || v > PAT_MAX_N) {
-            snprintf(err, CFG_ERR_MAX, "--n '%s' is not an integer in [1, %llu]", arg, (unsigned long long)PAT_MAX_N);
-            return -1;
-        }
-        a->params.n = v;
-        return 0;
-    case CLI_OPT_WG:
-        if (u32_flag("wg", arg, &u, err))
-            return -1;
-        if (u == 0 || u > 65536) {
-            snprintf(err, CFG_ERR_MAX, "--wg %u is out of range [1, 65536]", u);
-            return -1;
-        }
-        a->params.wg = (int)u;
-        return 0;
-    case CLI_OPT_SELECTIVITY:
-        return fraction_flag("selectivity", arg, &a->params.selectivity, err);
-    case CLI_OPT_HOT:
-        return fraction_flag("hot", arg, &a->params.hot, err);
-    case CLI_OPT_BINS:
-        if (u32_flag("bins", arg, &a->params.bins, err))
-            return -1;
-        if (a->params.bins == 0 || a->params.bins > PAT_MAX_BINS) {
-            snprintf(err, CFG_ERR_MAX, "--bins %s is out of range [1, %u]", arg, PAT_MAX_BINS);
-            return -1;
-        }
-        return 0;
-    case CLI_OPT_ADDRESSES:
-        if (u32_flag("addresses", arg, &a->params.addresses, err))
-            return -1;
-        if (a->params.addresses == 0 || a->params.addresses > PAT_MAX_ADDRESSES) {
-            snprintf(err, CFG_ERR_MAX, "--addresses %s is out of range [1, %u]", arg, PAT_MAX_ADDRESSES);
-            return -1;
-        }
-        return 0;
-    case CLI_OPT_SMEM:
-        return u32_flag("smem-per-wg", arg, &a->params.smem_per_wg, err);
-    case CLI_OPT_SEED:
-        if (cli_parse_u64(arg, &v)) {
-            snprintf(err, CFG_ERR_MAX, "--seed '%s' is not a non-negative integer", arg);
-            return -1;
-        }
-        a->params.seed = v;
         return 0;
     case CLI_OPT_ENGINE:
         if (!strcmp(arg, "sim"))

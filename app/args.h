@@ -4,6 +4,7 @@
 #define ATOM_CLI_ARGS_H
 
 #include <getopt.h>
+#include <stdio.h>
 
 #include "../model/config.h"
 #include "../model/params.h"
@@ -26,25 +27,22 @@ typedef struct cli_args {
 
 /* Option codes >= 1000 are the common ones; subcommands add their own. */
 enum {
-    CLI_OPT_CONFIG = 1000, CLI_OPT_PATTERN, CLI_OPT_N, CLI_OPT_WG, CLI_OPT_SELECTIVITY,
-    CLI_OPT_BINS, CLI_OPT_HOT, CLI_OPT_ADDRESSES, CLI_OPT_SMEM, CLI_OPT_SEED,
-    CLI_OPT_ENGINE, CLI_OPT_FORMAT, CLI_OPT_HELP
+    CLI_OPT_CONFIG = 1000, CLI_OPT_PATTERN, CLI_OPT_ENGINE, CLI_OPT_FORMAT, CLI_OPT_HELP,
+    CLI_OPT_PARAM /* + enum pat_param_id: one flag per row of the parameter table */
 };
 
-#define CLI_COMMON_LONGOPTS \
-    { "config", required_argument, NULL, CLI_OPT_CONFIG }, \
-    { "pattern", required_argument, NULL, CLI_OPT_PATTERN }, \
-    { "n", required_argument, NULL, CLI_OPT_N }, \
-    { "wg", required_argument, NULL, CLI_OPT_WG }, \
-    { "selectivity", required_argument, NULL, CLI_OPT_SELECTIVITY }, \
-    { "bins", required_argument, NULL, CLI_OPT_BINS }, \
-    { "hot", required_argument, NULL, CLI_OPT_HOT }, \
-    { "addresses", required_argument, NULL, CLI_OPT_ADDRESSES }, \
-    { "smem-per-wg", required_argument, NULL, CLI_OPT_SMEM }, \
-    { "seed", required_argument, NULL, CLI_OPT_SEED }, \
-    { "engine", required_argument, NULL, CLI_OPT_ENGINE }, \
-    { "format", required_argument, NULL, CLI_OPT_FORMAT }, \
-    { "help", no_argument, NULL, CLI_OPT_HELP }
+/* The code of a parameter's flag, and the parameter of a code (NULL when
+ * the code is no parameter's). */
+#define CLI_OPT_OF(id) (CLI_OPT_PARAM + (id))
+int cli_param_opt(const pat_param_desc *d);
+const pat_param_desc *cli_opt_param(int code);
+
+#define CLI_MAX_LONGOPTS 64
+
+/* The common long options (--config, --pattern, one per parameter of the
+ * table, --engine, --format, --help), then `extra` up to its zero entry
+ * (NULL: none), then a zero entry, written into opts; returns opts. */
+const struct option *cli_longopts(struct option opts[CLI_MAX_LONGOPTS], const struct option *extra);
 
 void cli_args_init(cli_args *a);
 
@@ -58,9 +56,18 @@ int cli_load_config(const cli_args *a, cfg_config *cfg, char err[CFG_ERR_MAX]);
 /* The same, leaving out an include of the file `skip` (calibrate's --out). */
 int cli_load_config_except(const cli_args *a, const char *skip, cfg_config *cfg, char err[CFG_ERR_MAX]);
 
-/* Strict number parsing for flags: the whole text must be a number. */
+/* Strict number parsing for flags: the whole text must be a number
+ * (pat_parse_u64 and pat_parse_double of model/params.h). */
 int cli_parse_u64(const char *s, unsigned long long *out);
 int cli_parse_double(const char *s, double *out);
+
+/* Usage text: writes `word` after column *col of the current line, or on
+ * a new line indented `indent` columns when it would pass column `width`;
+ * `sep` goes before a word that stays on the line ("" at a line's start). */
+void cli_wrap(FILE *f, int *col, int width, int indent, const char *sep, const char *word);
+/* The parameters' flags as usage items, "[--bins K]" (or "[--bins META]"
+ * with meta non-NULL), through cli_wrap at 90 columns. */
+void cli_usage_params(FILE *f, int *col, int indent, const char *meta);
 
 /* One line on stderr, "atomsim <cmd>: <msg>". */
 void cli_error(const char *cmd, const char *fmt, ...);

@@ -146,8 +146,7 @@ static int write_overlay(const char *out, int argc, char **argv, const char *dat
 
 int cmd_calibrate(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        CLI_COMMON_LONGOPTS,
+    static const struct option extra[] = {
         { "data", required_argument, NULL, OPT_DATA },
         { "out", required_argument, NULL, OPT_OUT },
         { "split", required_argument, NULL, OPT_SPLIT },
@@ -158,6 +157,7 @@ int cmd_calibrate(int argc, char **argv)
         { "quiet", no_argument, NULL, OPT_QUIET },
         { 0, 0, 0, 0 },
     };
+    struct option longopts[CLI_MAX_LONGOPTS];
     cli_args a;
     cfg_config cfg, cfg0;
     char err[CFG_ERR_MAX];
@@ -167,6 +167,7 @@ int cmd_calibrate(int argc, char **argv)
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     int quiet = 0, c;
     cli_args_init(&a);
+    cli_longopts(longopts, extra);
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "p:j:", longopts, NULL)) != -1) {

@@ -271,19 +271,18 @@ static int split(char *line, char **f, int max)
 }
 
 /* Reads the plan's CSV back into parameters, each column through the flag
- * of the same name, as `run` and `sweep --points` read them.  Returns 0, or
- * -1 after an error line. */
+ * of the same name (the parameter table's), as `run` and `sweep --points`
+ * read them.  Returns 0, or -1 after an error line. */
 static int read_points(const char *path, chs_point *pts, uint64_t count)
 {
-    static const struct {
-        const char *name;
-        int code;
-    } cols[] = {
-        { "pattern", CLI_OPT_PATTERN },         { "n", CLI_OPT_N },       { "wg", CLI_OPT_WG },
-        { "selectivity", CLI_OPT_SELECTIVITY }, { "bins", CLI_OPT_BINS }, { "hot", CLI_OPT_HOT },
-        { "addresses", CLI_OPT_ADDRESSES },     { "smem_per_wg", CLI_OPT_SMEM },
-    };
+    /* the columns cmd_plan.c writes */
+    static const char *const cols[] = { "pattern", "n", "wg", "selectivity", "bins", "hot", "addresses", "smem_per_wg" };
     enum { NCOL = sizeof cols / sizeof cols[0] };
+    int code[NCOL];
+    for (int i = 0; i < NCOL; i++) {
+        const pat_param_desc *d = pat_param_find_csv(cols[i]);
+        code[i] = d ? cli_param_opt(d) : CLI_OPT_PATTERN;
+    }
     char line[1024], *f[NCOL + 1], err[CFG_ERR_MAX];
     uint64_t got = 0;
     int bad = 0;
@@ -297,14 +296,14 @@ static int read_points(const char *path, chs_point *pts, uint64_t count)
     line[strcspn(line, "\n")] = 0;
     bad = bad || split(line, f, NCOL + 1) != NCOL;
     for (int i = 0; !bad && i < NCOL; i++)
-        bad = strcmp(f[i], cols[i].name) != 0;
+        bad = strcmp(f[i], cols[i]) != 0;
     while (!bad && got < count && fgets(line, sizeof line, in)) {
         cli_args a;
         cli_args_init(&a);
         line[strcspn(line, "\n")] = 0;
         bad = split(line, f, NCOL + 1) != NCOL;
         for (int i = 0; !bad && i < NCOL; i++)
-            bad = cli_common_opt(&a, cols[i].code, f[i], err) != 0;
+            bad = cli_common_opt(&a, code[i], f[i], err) != 0;
         pts[got++].p = a.params;
     }
     fclose(in);

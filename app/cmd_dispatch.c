@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "../model/export.h"
 #include "../model/table.h"
 #include "args.h"
 #include "commands.h"
@@ -129,21 +130,30 @@ static void print_csv_row(const tbl_query *q, const tbl_answer *a)
 #define BATCH_LINE_MAX 4096
 
 enum { COL_RULE = -2, COL_DATA_ON = -3 };
+/* parse_batch's bit per column code: the common codes below 20 */
+_Static_assert(CLI_OPT_PARAM + PP_COUNT - CLI_OPT_CONFIG < 20, "column bits overlap");
 
+/* 1 when the cost table has an axis for the parameter (the seed, for one,
+ * has none: a query cannot name it). */
+static int table_axis(const pat_param_desc *d)
+{
+    enum exp_axis_kind k;
+    return d->csv && exp_axis_from_name(d->csv, &k) == 0;
+}
+
+/* A batch column: pattern, a parameter's CSV column where the table has an
+ * axis for it, rule or data_on; 0 when none. */
 static int column_code(const char *name)
 {
-    static const struct {
-        const char *name;
-        int code;
-    } cols[] = {
-        { "pattern", CLI_OPT_PATTERN }, { "n", CLI_OPT_N }, { "wg", CLI_OPT_WG },
-        { "smem_per_wg", CLI_OPT_SMEM }, { "selectivity", CLI_OPT_SELECTIVITY }, { "bins", CLI_OPT_BINS },
-        { "hot", CLI_OPT_HOT }, { "addresses", CLI_OPT_ADDRESSES }, { "rule", COL_RULE },
-        { "data_on", COL_DATA_ON },
-    };
-    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
-        if (!strcmp(name, cols[i].name))
-            return cols[i].code;
+    const pat_param_desc *d = pat_param_find_csv(name);
+    if (d && table_axis(d))
+        return cli_param_opt(d);
+    if (!strcmp(name, "pattern"))
+        return CLI_OPT_PATTERN;
+    if (!strcmp(name, "rule"))
+        return COL_RULE;
+    if (!strcmp(name, "data_on"))
+        return COL_DATA_ON;
     return 0;
 }
 
@@ -318,8 +328,7 @@ static int run_batch(const tbl_table *t, const char *path, int rule, int data_on
 
 int cmd_dispatch(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        CLI_COMMON_LONGOPTS,
+    static const struct option extra[] = {
         { "table", required_argument, NULL, OPT_TABLE },
         { "extrapolate", no_argument, NULL, OPT_EXTRAPOLATE },
         { "repeat", required_argument, NULL, OPT_REPEAT },
@@ -328,15 +337,23 @@ int cmd_dispatch(int argc, char **argv)
         { "data-on", required_argument, NULL, OPT_DATA_ON },
         { 0, 0, 0, 0 },
     };
+    struct option longopts[CLI_MAX_LONGOPTS];
     cli_args a;
     char err[CFG_ERR_MAX];
     const char *table_path = NULL, *batch_path = NULL;
     int c, extrapolate = 0, rule = -1, data_on = -1, shape_given = 0;
     unsigned long long repeat = 0;
     cli_args_init(&a);
+    cli_longopts(longopts, extra);
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        /* a config, an engine or a parameter the table has no axis for (--seed) */
+        const pat_param_desc *pd = cli_opt_param(c);
+        if (c == CLI_OPT_CONFIG || c == CLI_OPT_ENGINE || (pd && !table_axis(pd))) {
+            cli_error("dispatch", "%s: the table is the only input (see atomsim dispatch --help)", argv[optind - 1]);
+            return 2;
+        }
         switch (c) {
         case CLI_OPT_HELP:
             usage(stdout);
@@ -374,11 +391,6 @@ int cmd_dispatch(int argc, char **argv)
                 return 2;
             }
             continue;
-        case CLI_OPT_CONFIG:
-        case CLI_OPT_ENGINE:
-        case CLI_OPT_SEED:
-            cli_error("dispatch", "%s: the table is the only input (see atomsim dispatch --help)", argv[optind - 1]);
-            return 2;
         case '?':
         case ':':
             cli_error("dispatch", "bad option '%s' (see atomsim dispatch --help)", argv[optind - 1]);

@@ -25,21 +25,22 @@
  * but ranges too narrow for --rows must not loop forever. */
 #define MAX_REDRAWS 64
 
-/* Integer axes.  Each domain is what both atomsim (model/params.h) and
- * vkbench (validate/vkbench/vkb_cfg.c) accept, so that every plan written
- * runs on both. */
+/* Integer axes.  Each domain is the parameter's harness range in the
+ * contract's table (model/params.c: what vkbench and cpubench accept, inside
+ * atomsim's bounds), so that every plan written runs on all three. */
 enum { AX_N, AX_WG, AX_SMEM, AX_BINS, AX_CAS_BINS, AX_ADDRESSES, AX_COUNT };
 
 static const struct {
     const char *flag;
-    uint64_t min, max, lo, hi; /* domain, then default range */
+    enum pat_param_id param; /* the domain: its hmin..hmax */
+    uint64_t lo, hi;         /* the default range */
 } axes[AX_COUNT] = {
-    [AX_N] = { "n-range", 1, 1u << 28, 1u << 10, 1u << 24 },
-    [AX_WG] = { "wg-range", 1, 1024, 32, 1024 },
-    [AX_SMEM] = { "smem-range", 0, 1u << 20, 0, 49152 },
-    [AX_BINS] = { "bins-range", 1, PAT_MAX_BINS, 1, 1u << 22 },
-    [AX_CAS_BINS] = { "cas-bins-range", 1, PAT_MAX_BINS, 1, 1u << 16 },
-    [AX_ADDRESSES] = { "addresses-range", 1, 1u << 22, 1, 1u << 22 },
+    [AX_N] = { "n-range", PP_N, 1u << 10, 1u << 24 },
+    [AX_WG] = { "wg-range", PP_WG, 32, 1024 },
+    [AX_SMEM] = { "smem-range", PP_SMEM_PER_WG, 0, 49152 },
+    [AX_BINS] = { "bins-range", PP_BINS, 1, 1u << 22 },
+    [AX_CAS_BINS] = { "cas-bins-range", PP_BINS, 1, 1u << 16 },
+    [AX_ADDRESSES] = { "addresses-range", PP_ADDRESSES, 1, 1u << 22 },
 };
 
 /* Fractions are kept as integers on their grid (selectivity in millionths,
@@ -192,9 +193,9 @@ static int parse_int_range(int ax, const char *arg, range *r)
         cli_error(CMD, "--%s '%s' is not LO..HI with decimal or 2^E integers", axes[ax].flag, arg);
         return -1;
     }
-    if (r->lo < axes[ax].min || r->hi > axes[ax].max) {
-        cli_error(CMD, "--%s '%s' leaves the domain [%llu, %llu]", axes[ax].flag, arg,
-                  (unsigned long long)axes[ax].min, (unsigned long long)axes[ax].max);
+    const pat_param_desc *d = pat_param_get(axes[ax].param);
+    if ((double)r->lo < d->hmin || (double)r->hi > d->hmax) {
+        cli_error(CMD, "--%s '%s' leaves the domain [%.0f, %.0f]", axes[ax].flag, arg, d->hmin, d->hmax);
         return -1;
     }
     if (r->lo > r->hi) {

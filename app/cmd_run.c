@@ -13,16 +13,22 @@
 
 static void run_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: atomsim run --config FILE --pattern NAME [--n N] [--wg W] [--selectivity S]\n"
-            "                   [--bins K] [--hot F] [--addresses P] [--smem-per-wg BYTES] [--seed X]\n"
-            "                   [--engine sim|model] [-p section.key=value ...] [--format text|csv|json]\n"
-            "defaults: --n 1048576 --wg 256 --selectivity 1 --bins 256 --hot 0 --addresses 1 --seed 1\n");
+    static const char lead[] = "usage: atomsim run --config FILE --pattern NAME";
+    int col = (int)strlen(lead);
+    fputs(lead, f);
+    cli_usage_params(f, &col, 19, NULL);
+    fprintf(f, "\n%19s[--engine sim|model] [-p section.key=value ...] [--format text|csv|json]\ndefaults:", "");
+    for (int i = 0; i < PP_COUNT; i++) {
+        const pat_param_desc *d = pat_param_get(i);
+        if (d->show != PP_SHOW_IF_SET) /* 0 means unset: no default to state */
+            fprintf(f, " %s %s", d->flag, d->def);
+    }
+    fputc('\n', f);
 }
 
 int cmd_run(int argc, char **argv)
 {
-    static const struct option longopts[] = { CLI_COMMON_LONGOPTS, { 0, 0, 0, 0 } };
+    struct option longopts[CLI_MAX_LONGOPTS];
     cli_args a;
     cfg_config cfg;
     atom_stats st;
@@ -30,6 +36,7 @@ int cmd_run(int argc, char **argv)
     int c;
 
     cli_args_init(&a);
+    cli_longopts(longopts, NULL);
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {

@@ -29,20 +29,33 @@ void swp_cli_usage(FILE *f, int study)
                    "  runs a study file (configs/studies/*.ini) and writes its [outputs] under DIR\n"
                    "  (default build/studies); sweep options given here replace the file's axes of\n"
                    "  the same key in every grid, and --config replaces its configs.\n\n");
+    static const char lead[] = "usage: atomsim sweep --pattern LIST [--config FILE ...]";
+    int col = (int)strlen(lead);
+    fputs(lead, f);
+    cli_usage_params(f, &col, 21, "LIST");
+    cli_wrap(f, &col, 90, 21, " ", "[--engine sim,model]");
     fprintf(f,
-            "usage: atomsim sweep --pattern LIST [--config FILE ...] [--n LIST] [--wg LIST]\n"
-            "                     [--selectivity LIST] [--bins LIST] [--hot LIST] [--addresses LIST]\n"
-            "                     [--smem-per-wg LIST] [--seed LIST] [--engine sim,model]\n"
+            "\n"
             "                     [--vary KEY=LIST ...] [--points CSV] [-p section.key=value ...]\n"
             "                     [-j N] [--shard K/N] [--canonical] [--keep-going] [--config-column]\n"
             "                     [--no-progress] [--count] [--format csv|json|text]\n"
             "  LIST: values and ranges, comma separated: 1,4,16  1..65536:x2 (geometric)\n"
             "        0..1:+0.1 (arithmetic)  1..8 (step 1); integers may be written 2^E;\n"
-            "        --pattern all is every pattern\n"
-            "  --vary KEY=LIST  KEY: a pattern flag (n wg selectivity bins hot addresses\n"
-            "        smem-per-wg seed pattern engine) or any config key (l2.slice_count=40,80,160)\n"
-            "  --points CSV     explicit points: a CSV whose header names pattern and any of\n"
-            "        n wg selectivity bins hot addresses smem_per_wg seed engine (a dataset)\n"
+            "        --pattern all is every pattern\n");
+    /* the pattern flags' keys, wrapped as words; the points' columns on a line */
+    fputs("  --vary KEY=LIST  KEY: a pattern flag (", f);
+    col = (int)strlen("  --vary KEY=LIST  KEY: a pattern flag (");
+    for (int i = 0; i < PP_COUNT; i++)
+        cli_wrap(f, &col, 86, 8, i ? " " : "", pat_param_get(i)->flag + 2);
+    static const char *const vary_tail[] = { "pattern", "engine)", "or", "any", "config", "key",
+                                             "(l2.slice_count=40,80,160)" };
+    for (size_t i = 0; i < sizeof vary_tail / sizeof vary_tail[0]; i++)
+        cli_wrap(f, &col, 86, 8, " ", vary_tail[i]);
+    fputs("\n  --points CSV     explicit points: a CSV whose header names pattern and any of\n       ", f);
+    for (int i = 0; i < PP_COUNT; i++)
+        fprintf(f, " %s", pat_param_get(i)->name);
+    fprintf(f,
+            " engine (a dataset)\n"
             "  --config FILE    repeat for several configs (a `config` column names each)\n"
             "  rows: configs outermost, then config-key axes, then pattern axes, in the order\n"
             "        given, the last fastest; CSV = the run's columns, then `config` (several\n"
@@ -55,26 +68,19 @@ void swp_cli_usage(FILE *f, int study)
             "  --count          print the number of rows (of this shard) and exit\n");
 }
 
+/* The axis key of a flag: pattern, engine or a parameter's flag name. */
 static const char *code_key(int c)
 {
-    switch (c) {
-    case CLI_OPT_PATTERN: return "pattern";
-    case CLI_OPT_N: return "n";
-    case CLI_OPT_WG: return "wg";
-    case CLI_OPT_SELECTIVITY: return "selectivity";
-    case CLI_OPT_BINS: return "bins";
-    case CLI_OPT_HOT: return "hot";
-    case CLI_OPT_ADDRESSES: return "addresses";
-    case CLI_OPT_SMEM: return "smem-per-wg";
-    case CLI_OPT_SEED: return "seed";
-    case CLI_OPT_ENGINE: return "engine";
-    }
-    return NULL;
+    const pat_param_desc *d = cli_opt_param(c);
+    if (d)
+        return d->flag + 2;
+    return c == CLI_OPT_PATTERN ? "pattern" : c == CLI_OPT_ENGINE ? "engine" : NULL;
 }
 
 static int add_axis(swp_cli *c, const char *key, const char *values, char err[CFG_ERR_MAX])
 {
-    const char *k = !strcmp(key, "smem_per_wg") ? "smem-per-wg" : key;
+    const pat_param_desc *d = pat_param_find(key);
+    const char *k = d ? d->flag + 2 : key; /* smem_per_wg is smem-per-wg */
     for (int i = 0; i < c->axis_count; i++)
         if (!strcmp(c->axis_key[i], k)) {
             snprintf(err, CFG_ERR_MAX, "'%s' is given twice", k);
@@ -91,8 +97,7 @@ static int add_axis(swp_cli *c, const char *key, const char *values, char err[CF
 
 int swp_cli_parse(swp_cli *c, int argc, char **argv, int study, char err[CFG_ERR_MAX])
 {
-    static const struct option longopts[] = {
-        CLI_COMMON_LONGOPTS,
+    static const struct option extra[] = {
         { "vary", required_argument, NULL, OPT_VARY },
         { "points", required_argument, NULL, OPT_POINTS },
         { "jobs", required_argument, NULL, 'j' },
@@ -106,6 +111,7 @@ int swp_cli_parse(swp_cli *c, int argc, char **argv, int study, char err[CFG_ERR
         { "stdout", no_argument, NULL, OPT_STDOUT },
         { 0, 0, 0, 0 },
     };
+    struct option longopts[CLI_MAX_LONGOPTS];
     cli_args scratch;
     unsigned long long v;
     int ch;
@@ -116,6 +122,7 @@ int swp_cli_parse(swp_cli *c, int argc, char **argv, int study, char err[CFG_ERR
     c->run.cmd = study ? "study" : "sweep";
     c->shard_k = c->shard_n = 1;
     cli_args_init(&scratch);
+    cli_longopts(longopts, extra);
     optind = 1;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, "p:j:", longopts, NULL)) != -1) {

@@ -58,8 +58,7 @@ static int past_thresholds(const val_summary *all, double max_median, double max
 
 int cmd_validate(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        CLI_COMMON_LONGOPTS,
+    static const struct option extra[] = {
         { "data", required_argument, NULL, OPT_DATA },
         { "jobs", required_argument, NULL, OPT_JOBS },
         { "max-events", required_argument, NULL, OPT_MAX_EVENTS },
@@ -75,6 +74,7 @@ int cmd_validate(int argc, char **argv)
         { "by", required_argument, NULL, OPT_BY },
         { 0, 0, 0, 0 },
     };
+    struct option longopts[CLI_MAX_LONGOPTS];
     cli_args a;
     cfg_config cfg;
     char err[CFG_ERR_MAX];
@@ -85,6 +85,7 @@ int cmd_validate(int argc, char **argv)
     unsigned long long worst = 5;
     int c;
     cli_args_init(&a);
+    cli_longopts(longopts, extra);
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "p:j:", longopts, NULL)) != -1) {

@@ -13,33 +13,31 @@
 
 enum swp_kind { SWP_INT, SWP_REAL, SWP_WORD };
 
-static const struct {
-    const char *key;
-    int code;
-    enum swp_kind kind;
-} pkeys[] = {
-    { "pattern", CLI_OPT_PATTERN, SWP_WORD },
-    { "n", CLI_OPT_N, SWP_INT },
-    { "wg", CLI_OPT_WG, SWP_INT },
-    { "selectivity", CLI_OPT_SELECTIVITY, SWP_REAL },
-    { "bins", CLI_OPT_BINS, SWP_INT },
-    { "hot", CLI_OPT_HOT, SWP_REAL },
-    { "addresses", CLI_OPT_ADDRESSES, SWP_INT },
-    { "smem-per-wg", CLI_OPT_SMEM, SWP_INT },
-    { "seed", CLI_OPT_SEED, SWP_INT },
-    { "engine", CLI_OPT_ENGINE, SWP_WORD },
-};
-#define NPKEYS (sizeof pkeys / sizeof pkeys[0])
-
-/* Pattern key index, or -1.  smem_per_wg is accepted for smem-per-wg. */
-static int pkey_find(const char *key)
+/* A pattern axis's key: pattern, a parameter of the table (by its flag's
+ * name, smem-per-wg, or its own, smem_per_wg) or engine.  Returns its
+ * option code, with the (static) name the axis takes and its kind, or 0. */
+static int pkey_find(const char *key, const char **canon, enum swp_kind *kind)
 {
-    if (!strcmp(key, "smem_per_wg"))
-        key = "smem-per-wg";
-    for (size_t i = 0; i < NPKEYS; i++)
-        if (!strcmp(key, pkeys[i].key))
-            return (int)i;
-    return -1;
+    const pat_param_desc *d = pat_param_find(key);
+    const char *c = key;
+    enum swp_kind k = SWP_WORD;
+    int code = 0;
+    if (d) {
+        c = d->flag + 2;
+        k = d->type == PP_DOUBLE ? SWP_REAL : SWP_INT;
+        code = cli_param_opt(d);
+    } else if (!strcmp(key, "pattern")) {
+        c = "pattern";
+        code = CLI_OPT_PATTERN;
+    } else if (!strcmp(key, "engine")) {
+        c = "engine";
+        code = CLI_OPT_ENGINE;
+    }
+    if (canon)
+        *canon = c;
+    if (kind)
+        *kind = k;
+    return code;
 }
 
 static const cfg_option *ckey_find(const char *key)
@@ -299,15 +297,17 @@ static int expand_range(const char *key, enum swp_kind kind, char *el, char *dot
 
 static int key_kind(const char *key, enum swp_kind *kind, char err[CFG_ERR_MAX])
 {
-    int pk = pkey_find(key);
-    if (pk >= 0) {
-        *kind = pkeys[pk].kind;
+    if (pkey_find(key, NULL, kind))
         return 0;
-    }
     const cfg_option *o = ckey_find(key);
     if (!o) {
-        snprintf(err, CFG_ERR_MAX, "unknown key '%s' (pattern flags: pattern n wg selectivity bins hot addresses "
-                 "smem-per-wg seed engine; config keys: see atomsim config)", key);
+        char flags[256] = "pattern";
+        for (int i = 0; i < PP_COUNT; i++) {
+            size_t u = strlen(flags);
+            snprintf(flags + u, sizeof flags - u, " %s", pat_param_get(i)->flag + 2);
+        }
+        snprintf(err, CFG_ERR_MAX, "unknown key '%s' (pattern flags: %s engine; config keys: see atomsim config)", key,
+                 flags);
         return -1;
     }
     *kind = o->type == CFG_DOUBLE ? SWP_REAL : (o->type == CFG_INT || o->type == CFG_BOOL) ? SWP_INT : SWP_WORD;
@@ -341,7 +341,7 @@ int swp_expand(const char *key, const char *values, char ***out, size_t *count, 
             rc = -1;
         } else if (dots)
             rc = expand_range(key, kind, t, dots, &l, err);
-        else if (pkey_find(key) == 0 && !strcmp(t, "all")) {
+        else if (pkey_find(key, NULL, NULL) == CLI_OPT_PATTERN && !strcmp(t, "all")) {
             for (int i = 0; i < PAT_COUNT && !rc; i++)
                 rc = sl_push(&l, pat_name((enum pat_id)i));
         } else
@@ -464,12 +464,13 @@ int swp_set_axis(swp_spec *s, int grid, const char *key, const char *values, cha
     char **v;
     size_t n;
     swp_axis ax = { 0 };
-    int pk = pkey_find(key);
-    const cfg_option *o = pk < 0 ? ckey_find(key) : NULL;
+    const char *canon;
+    int code = pkey_find(key, &canon, NULL);
+    const cfg_option *o = code ? NULL : ckey_find(key);
     if (swp_expand(key, values, &v, &n, err))
         return -1;
-    snprintf(ax.key, sizeof ax.key, "%s", pk >= 0 ? pkeys[pk].key : key);
-    ax.is_config = pk < 0;
+    snprintf(ax.key, sizeof ax.key, "%s", canon);
+    ax.is_config = !code;
     ax.count = n;
     ax.v = calloc(n, sizeof *ax.v);
     if (!ax.v) {
@@ -478,7 +479,7 @@ int swp_set_axis(swp_spec *s, int grid, const char *key, const char *values, cha
         return -1;
     }
     for (size_t i = 0; i < n; i++)
-        if (pk >= 0 ? check_pattern_value(pkeys[pk].code, ax.key, v[i], err) : check_config_value(o, ax.key, v[i], err)) {
+        if (code ? check_pattern_value(code, ax.key, v[i], err) : check_config_value(o, ax.key, v[i], err)) {
             swp_free_values(v, n);
             free(ax.v);
             return -1;
@@ -494,7 +495,7 @@ int swp_set_axis(swp_spec *s, int grid, const char *key, const char *values, cha
             return -1;
         }
         ax.v[i].count = 1;
-        ax.v[i].a[0] = (swp_assign){ pk >= 0 ? pkeys[pk].code : 0, o, v[i] };
+        ax.v[i].a[0] = (swp_assign){ code, o, v[i] };
     }
     free(v); /* the texts now belong to the axis */
     return spec_put_axis(s, grid, &ax, err);
@@ -520,6 +521,7 @@ int swp_set_points(swp_spec *s, int grid, const char *path, char err[CFG_ERR_MAX
     enum { MAXF = 64 };
     FILE *f = fopen(path, "r");
     char line[4096], *fields[MAXF];
+    const char *keys[MAXF];
     int col[MAXF], ncol = 0, lineno = 0, have_pattern = 0;
     swp_axis ax = { 0 };
     size_t cap = 0;
@@ -537,8 +539,8 @@ int swp_set_points(swp_spec *s, int grid, const char *path, char err[CFG_ERR_MAX
         if (!ncol) { /* the header */
             ncol = nf;
             for (int i = 0; i < nf; i++) {
-                col[i] = pkey_find(fields[i]);
-                have_pattern |= col[i] == 0;
+                col[i] = pkey_find(fields[i], &keys[i], NULL);
+                have_pattern |= col[i] == CLI_OPT_PATTERN;
             }
             if (!have_pattern) {
                 snprintf(err, CFG_ERR_MAX, "%s:%d: the header names no 'pattern' column", path, lineno);
@@ -559,14 +561,14 @@ int swp_set_points(swp_spec *s, int grid, const char *path, char err[CFG_ERR_MAX
         if (!v->a)
             goto oom;
         for (int i = 0; i < ncol && i < nf; i++) {
-            if (col[i] < 0 || !*fields[i])
+            if (!col[i] || !*fields[i])
                 continue;
             char msg[CFG_ERR_MAX];
-            if (check_pattern_value(pkeys[col[i]].code, pkeys[col[i]].key, fields[i], msg)) {
+            if (check_pattern_value(col[i], keys[i], fields[i], msg)) {
                 snprintf(err, CFG_ERR_MAX, "%s:%d: %s", path, lineno, msg);
                 goto fail;
             }
-            v->a[v->count] = (swp_assign){ pkeys[col[i]].code, NULL, dupstr(fields[i]) };
+            v->a[v->count] = (swp_assign){ col[i], NULL, dupstr(fields[i]) };
             if (!v->a[v->count++].text)
                 goto oom;
         }
@@ -850,19 +852,8 @@ static int decode(const swp_plan *p, uint64_t r, swp_row *row, char err[CFG_ERR_
     row->cfg = &p->groups[row->group].cfg;
     row->params = a.params;
     row->engine = a.engine;
-    if (p->spec->canonical) {
-        pat_params d;
-        unsigned fl = pat_flags(a.params.pattern);
-        pat_defaults(&d);
-        if (!(fl & PF_SELECTIVITY))
-            row->params.selectivity = d.selectivity;
-        if (!(fl & PF_BINS))
-            row->params.bins = d.bins;
-        if (!(fl & PF_HOT))
-            row->params.hot = d.hot;
-        if (!(fl & PF_ADDRESSES))
-            row->params.addresses = d.addresses;
-    }
+    if (p->spec->canonical)
+        pat_canonical(&row->params);
     return 0;
 }
 
@@ -870,20 +861,23 @@ static int same_point(const swp_plan *p, const swp_row *x, const swp_row *y)
 {
     const swp_group *gx = &p->groups[x->group], *gy = &p->groups[y->group];
     const pat_params *a = &x->params, *b = &y->params;
-    return gx->config == gy->config && gx->hash == gy->hash && x->engine == y->engine && a->pattern == b->pattern &&
-           a->n == b->n && a->wg == b->wg && a->selectivity == b->selectivity && a->bins == b->bins &&
-           a->hot == b->hot && a->addresses == b->addresses && a->smem_per_wg == b->smem_per_wg && a->seed == b->seed;
+    if (gx->config != gy->config || gx->hash != gy->hash || x->engine != y->engine || a->pattern != b->pattern)
+        return 0;
+    for (int i = 0; i < PP_COUNT; i++)
+        if (!pat_param_same(pat_param_get(i), a, b))
+            return 0;
+    return 1;
 }
 
 static uint64_t point_hash(const swp_plan *p, const swp_row *r)
 {
     const pat_params *a = &r->params;
     uint64_t h = p->groups[r->group].hash ^ ((uint64_t)p->groups[r->group].config << 56);
-    double d[] = { (double)a->pattern, (double)a->n, a->wg, a->selectivity, a->bins, a->hot, a->addresses,
-                   a->smem_per_wg, (double)a->seed, r->engine };
-    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) {
+    /* the pattern, each parameter, the engine */
+    for (int i = -1; i <= PP_COUNT; i++) {
+        double d = i < 0 ? (double)a->pattern : i < PP_COUNT ? pat_param_value(pat_param_get(i), a) : r->engine;
         uint64_t bits;
-        memcpy(&bits, &d[i], sizeof bits);
+        memcpy(&bits, &d, sizeof bits);
         h = (h ^ bits) * 0x100000001b3ull;
         h ^= h >> 29;
     }
@@ -1026,20 +1020,11 @@ int swp_plan_row(const swp_plan *p, uint64_t pos, swp_row *row, char err[CFG_ERR
 void swp_row_describe(const swp_plan *p, const swp_row *r, char *buf, size_t len)
 {
     const pat_params *a = &r->params;
-    unsigned fl = pat_flags(a->pattern);
+    char shown[512];
     size_t u;
-    snprintf(buf, len, "%s n=%llu wg=%d", pat_name(a->pattern), (unsigned long long)a->n, a->wg);
+    pat_describe(a, shown, sizeof shown);
+    snprintf(buf, len, "%s%s", pat_name(a->pattern), shown);
 #define ADD(...) (u = strlen(buf), snprintf(buf + u, len - u, __VA_ARGS__))
-    if (fl & PF_SELECTIVITY)
-        ADD(" selectivity=%g", a->selectivity);
-    if (fl & PF_BINS)
-        ADD(" bins=%u", a->bins);
-    if (fl & PF_HOT)
-        ADD(" hot=%g", a->hot);
-    if (fl & PF_ADDRESSES)
-        ADD(" addresses=%u", a->addresses);
-    if (a->smem_per_wg)
-        ADD(" smem_per_wg=%u", a->smem_per_wg);
     ADD(" engine=%s config=%s", r->engine == CLI_ENGINE_MODEL ? "model" : "sim",
         p->config_names[p->groups[r->group].config]);
     for (int j = 0; j < p->label_count; j++) {

@@ -45,8 +45,9 @@ int swp_add_grid(swp_spec *s, int *grid, char err[CFG_ERR_MAX]);
 int swp_grid_count(const swp_spec *s);
 
 /* Sets axis KEY of grid `grid` (-1: every grid) to VALUES, replacing an
- * axis of the same key in place.  KEY: pattern n wg selectivity bins hot
- * addresses smem-per-wg seed engine, or section.key of the option table.
+ * axis of the same key in place.  KEY: pattern, a parameter of the
+ * parameter table (model/params.c: n wg selectivity bins hot addresses
+ * smem-per-wg seed), engine, or section.key of the option table.
  * VALUES: comma list of values and ranges a..b (step 1), a..b:xF
  * (geometric), a..b:+S (arithmetic); numbers may be written 2^E; pattern
  * also takes `all`.  Returns 0 or -1 (unknown key, malformed or
@@ -54,9 +55,9 @@ int swp_grid_count(const swp_spec *s);
 int swp_set_axis(swp_spec *s, int grid, const char *key, const char *values, char err[CFG_ERR_MAX]);
 
 /* Sets grid `grid` (-1: every grid) to the explicit points of a CSV file
- * (a header naming pattern and any of n wg selectivity bins hot addresses
- * smem_per_wg seed engine; other columns and '#' lines are skipped), as
- * one axis named "points". */
+ * (a header naming pattern and any of the parameters, n wg selectivity
+ * bins hot addresses smem_per_wg seed, and engine; other columns and '#'
+ * lines are skipped), as one axis named "points". */
 int swp_set_points(swp_spec *s, int grid, const char *path, char err[CFG_ERR_MAX]);
 
 /* Configs: none means the built-in defaults.  swp_clear_configs drops the

@@ -18,22 +18,20 @@ static void fmt_rho(char *buf, size_t len, double rho)
 
 void vrep_rows_csv(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, const char *engine)
 {
-    printf("pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,engine,measured_us,measured_min_us,measured_max_us,"
-           "predicted_us,ape,status%s\n", d->has_cas ? ",measured_cas_attempts,predicted_cas_attempts" : "");
+    prn_csv_params_header(stdout);
+    printf(",engine,measured_us,measured_min_us,measured_max_us,predicted_us,ape,status%s\n",
+           d->has_cas ? ",measured_cas_attempts,predicted_cas_attempts" : "");
     for (size_t i = 0; i < d->count; i++) {
         if (!keep[i])
             continue;
-        const pat_params *p = &d->rows[i].params;
-        char sel[32], hot[32], pred[40] = "", ape[40] = "";
-        prn_double(sel, sizeof sel, p->selectivity);
-        prn_double(hot, sizeof hot, p->hot);
+        char pred[40] = "", ape[40] = "";
         if (pr[i].status == VAL_OK) {
             prn_double(pred, sizeof pred, round(pr[i].time_us * 1e3) / 1e3);
             prn_double(ape, sizeof ape, round(pr[i].ape * 1e4) / 1e4);
         }
-        printf("%s,%llu,%d,%s,%u,%s,%u,%u,%s,%g,%g,%g,%s,%s,%s", pat_name(p->pattern), (unsigned long long)p->n, p->wg,
-               sel, p->bins, hot, p->addresses, p->smem_per_wg, engine, d->rows[i].time_us_median,
-               d->rows[i].time_us_min, d->rows[i].time_us_max, pred, ape,
+        prn_csv_params(stdout, &d->rows[i].params);
+        printf(",%s,%g,%g,%g,%s,%s,%s", engine, d->rows[i].time_us_median, d->rows[i].time_us_min,
+               d->rows[i].time_us_max, pred, ape,
                pr[i].status == VAL_OK ? "ok" : (pr[i].status == VAL_FAILED ? "not_run" : "bad_input"));
         if (d->has_cas) {
             char mc[40] = "", pc[40] = "";

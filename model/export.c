@@ -11,25 +11,27 @@
 #include "formulas.h"
 #include "model.h"
 
-static const char *const axis_names[EXP_AXIS_KIND_COUNT] = {
-    [EXP_AXIS_N] = "n",
-    [EXP_AXIS_WG] = "wg",
-    [EXP_AXIS_SMEM] = "smem_per_wg",
-    [EXP_AXIS_SELECTIVITY] = "selectivity",
-    [EXP_AXIS_BINS] = "bins",
-    [EXP_AXIS_HOT] = "hot",
-    [EXP_AXIS_ADDRESSES] = "addresses",
+/* Each axis is a parameter of the contract's table (model/params.c): its
+ * name is the parameter's CSV column, its value the parameter's field. */
+static const enum pat_param_id axis_param[EXP_AXIS_KIND_COUNT] = {
+    [EXP_AXIS_N] = PP_N,
+    [EXP_AXIS_WG] = PP_WG,
+    [EXP_AXIS_SMEM] = PP_SMEM_PER_WG,
+    [EXP_AXIS_SELECTIVITY] = PP_SELECTIVITY,
+    [EXP_AXIS_BINS] = PP_BINS,
+    [EXP_AXIS_HOT] = PP_HOT,
+    [EXP_AXIS_ADDRESSES] = PP_ADDRESSES,
 };
 
 const char *exp_axis_name(enum exp_axis_kind k)
 {
-    return (unsigned)k < EXP_AXIS_KIND_COUNT ? axis_names[k] : "?";
+    return (unsigned)k < EXP_AXIS_KIND_COUNT ? pat_param_get(axis_param[k])->csv : "?";
 }
 
 int exp_axis_from_name(const char *name, enum exp_axis_kind *out)
 {
     for (int i = 0; i < EXP_AXIS_KIND_COUNT; i++)
-        if (!strcmp(name, axis_names[i])) {
+        if (!strcmp(name, exp_axis_name((enum exp_axis_kind)i))) {
             *out = (enum exp_axis_kind)i;
             return 0;
         }
@@ -51,28 +53,12 @@ int exp_axis_gpu_only(enum exp_axis_kind k)
 
 double exp_axis_value(const pat_params *p, enum exp_axis_kind k)
 {
-    switch (k) {
-    case EXP_AXIS_N: return (double)p->n;
-    case EXP_AXIS_WG: return p->wg;
-    case EXP_AXIS_SMEM: return p->smem_per_wg;
-    case EXP_AXIS_SELECTIVITY: return p->selectivity;
-    case EXP_AXIS_BINS: return p->bins;
-    case EXP_AXIS_HOT: return p->hot;
-    default: return p->addresses;
-    }
+    return pat_param_value(pat_param_get(axis_param[(unsigned)k < EXP_AXIS_KIND_COUNT ? k : EXP_AXIS_ADDRESSES]), p);
 }
 
 void exp_axis_set(pat_params *p, enum exp_axis_kind k, double v)
 {
-    switch (k) {
-    case EXP_AXIS_N: p->n = (uint64_t)v; break;
-    case EXP_AXIS_WG: p->wg = (int)v; break;
-    case EXP_AXIS_SMEM: p->smem_per_wg = (uint32_t)v; break;
-    case EXP_AXIS_SELECTIVITY: p->selectivity = v; break;
-    case EXP_AXIS_BINS: p->bins = (uint32_t)v; break;
-    case EXP_AXIS_HOT: p->hot = v; break;
-    default: p->addresses = (uint32_t)v; break;
-    }
+    pat_param_set_value(pat_param_get(axis_param[(unsigned)k < EXP_AXIS_KIND_COUNT ? k : EXP_AXIS_ADDRESSES]), p, v);
 }
 
 static void pow2_axis(exp_axis *a, enum exp_axis_kind kind, int lo, int hi)

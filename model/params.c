@@ -1,8 +1,12 @@
-/* params.c - names, flags and range checks of the contract's patterns. */
+/* params.c - names, flags and range checks of the contract's patterns,
+ * and the table of their parameters (params.h).  Linked alone into
+ * cpubench and vkbench too: it uses nothing but the C library. */
 #include "params.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -49,18 +53,303 @@ int pat_uses_cas(enum pat_id id)
     return table[id].cas;
 }
 
+/* ---- the parameter table ------------------------------------------------- */
+
+#define FIELD(f) offsetof(pat_params, f)
+
+/* min/max: what atomsim takes; hmin/hmax: the harnesses' limits (vkbench's
+ * buffers and workgroup sizes, which cpubench and `atomsim plan` keep so
+ * that one plan runs on all of them). */
+static const pat_param_desc param_table[PP_COUNT] = {
+    [PP_N] = { .name = "n", .flag = "--n", .csv = "n", .meta = "N", .type = PP_U64, .offset = FIELD(n),
+               .min = 1, .max = (double)PAT_MAX_N, .hmin = 1, .hmax = 1u << 28, .def = "1048576", .unit = "threads",
+               .reads = 0, .show = PP_SHOW_ALWAYS, .help = "work items, one thread each" },
+    [PP_WG] = { .name = "wg", .flag = "--wg", .csv = "wg", .meta = "W", .type = PP_INT, .offset = FIELD(wg),
+                .min = 1, .max = 65536, .hmin = 1, .hmax = 1024, .def = "256", .unit = "threads",
+                .reads = 0, .show = PP_SHOW_ALWAYS, .help = "workgroup size" },
+    [PP_SELECTIVITY] = { .name = "selectivity", .flag = "--selectivity", .csv = "selectivity", .meta = "S",
+                         .type = PP_DOUBLE, .offset = FIELD(selectivity),
+                         .min = 0, .max = 1, .hmin = 0, .hmax = 1, .def = "1", .unit = "fraction",
+                         .reads = PF_SELECTIVITY, .show = PP_SHOW_ALWAYS, .help = "fraction of threads selected" },
+    [PP_BINS] = { .name = "bins", .flag = "--bins", .csv = "bins", .meta = "K", .type = PP_U32, .offset = FIELD(bins),
+                  .min = 1, .max = PAT_MAX_BINS, .hmin = 1, .hmax = 1u << 24, .def = "256", .unit = "bins",
+                  .reads = PF_BINS, .show = PP_SHOW_ALWAYS, .help = "histogram bins K" },
+    [PP_HOT] = { .name = "hot", .flag = "--hot", .csv = "hot", .meta = "F", .type = PP_DOUBLE, .offset = FIELD(hot),
+                 .min = 0, .max = 1, .hmin = 0, .hmax = 1, .def = "0", .unit = "fraction",
+                 .reads = PF_HOT, .show = PP_SHOW_ALWAYS, .help = "histogram: fraction of threads sent to bin 0" },
+    [PP_ADDRESSES] = { .name = "addresses", .flag = "--addresses", .csv = "addresses", .meta = "P", .type = PP_U32,
+                       .offset = FIELD(addresses),
+                       .min = 1, .max = PAT_MAX_ADDRESSES, .hmin = 1, .hmax = 1u << 22, .def = "1", .unit = "lines",
+                       .reads = PF_ADDRESSES, .show = PP_SHOW_ALWAYS,
+                       .help = "distinct-lines: addresses P, one per 128-byte line" },
+    [PP_SMEM_PER_WG] = { .name = "smem_per_wg", .flag = "--smem-per-wg", .csv = "smem_per_wg", .meta = "BYTES",
+                         .type = PP_U32, .offset = FIELD(smem_per_wg),
+                         .min = 0, .max = UINT32_MAX, .hmin = 0, .hmax = 1u << 20, .def = "0", .unit = "bytes",
+                         .reads = 0, .show = PP_SHOW_IF_SET, /* 0: the pattern's own need */
+                         .help = "shared memory per workgroup" },
+    /* no CSV column, no harness flag: a knob of the simulator alone */
+    [PP_SEED] = { .name = "seed", .flag = "--seed", .csv = NULL, .meta = "X", .type = PP_U64, .offset = FIELD(seed),
+                  .min = 0, .max = (double)UINT64_MAX, .hmin = 0, .hmax = 0, .def = "1", .unit = "",
+                  .reads = 0, .show = PP_SHOW_NEVER, .help = "the simulator's arbitration and CAS retry order" },
+};
+
+const pat_param_desc *pat_param_table(size_t *count)
+{
+    *count = PP_COUNT;
+    return param_table;
+}
+
+const pat_param_desc *pat_param_get(enum pat_param_id id)
+{
+    return (unsigned)id < PP_COUNT ? &param_table[id] : NULL;
+}
+
+enum pat_param_id pat_param_id(const pat_param_desc *d)
+{
+    return (enum pat_param_id)(d - param_table);
+}
+
+const pat_param_desc *pat_param_find(const char *key)
+{
+    for (int i = 0; i < PP_COUNT; i++)
+        if (!strcmp(key, param_table[i].name) || !strcmp(key, param_table[i].flag + 2))
+            return &param_table[i];
+    return NULL;
+}
+
+const pat_param_desc *pat_param_find_flag(const char *flag, size_t len)
+{
+    for (int i = 0; i < PP_COUNT; i++)
+        if (strlen(param_table[i].flag) == len && !strncmp(flag, param_table[i].flag, len))
+            return &param_table[i];
+    return NULL;
+}
+
+const pat_param_desc *pat_param_find_csv(const char *column)
+{
+    for (int i = 0; i < PP_COUNT; i++)
+        if (param_table[i].csv && !strcmp(column, param_table[i].csv))
+            return &param_table[i];
+    return NULL;
+}
+
+int pat_parse_double(const char *s, double *out)
+{
+    char *end;
+    if (!s || !*s)
+        return -1;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*end || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int pat_parse_u64(const char *s, unsigned long long *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end == 0 && errno == 0) {
+        *out = v;
+        return 0;
+    }
+    /* 2^20 style and 1e6 style values, exact integers only */
+    double d;
+    if (!strncmp(s, "2^", 2)) {
+        if (pat_parse_u64(s + 2, &v) || v > 63)
+            return -1;
+        *out = 1ull << v;
+        return 0;
+    }
+    if (pat_parse_double(s, &d) || d < 0 || d != floor(d) || d > 1.8e19)
+        return -1;
+    *out = (unsigned long long)d;
+    return 0;
+}
+
+static void *field(const pat_param_desc *d, pat_params *p)
+{
+    return (char *)p + d->offset;
+}
+
+static const void *cfield(const pat_param_desc *d, const pat_params *p)
+{
+    return (const char *)p + d->offset;
+}
+
+double pat_param_value(const pat_param_desc *d, const pat_params *p)
+{
+    const void *f = cfield(d, p);
+    switch (d->type) {
+    case PP_U64: return (double)*(const uint64_t *)f;
+    case PP_INT: return *(const int *)f;
+    case PP_U32: return *(const uint32_t *)f;
+    case PP_DOUBLE: return *(const double *)f;
+    }
+    return 0;
+}
+
+void pat_param_set_value(const pat_param_desc *d, pat_params *p, double v)
+{
+    void *f = field(d, p);
+    switch (d->type) {
+    case PP_U64: *(uint64_t *)f = (uint64_t)v; break;
+    case PP_INT: *(int *)f = (int)v; break;
+    case PP_U32: *(uint32_t *)f = (uint32_t)v; break;
+    case PP_DOUBLE: *(double *)f = v; break;
+    }
+}
+
+void pat_param_copy(const pat_param_desc *d, pat_params *to, const pat_params *from)
+{
+    static const size_t size[] = { [PP_U64] = sizeof(uint64_t), [PP_INT] = sizeof(int), [PP_U32] = sizeof(uint32_t),
+                                   [PP_DOUBLE] = sizeof(double) };
+    memcpy(field(d, to), cfield(d, from), size[d->type]);
+}
+
+int pat_param_same(const pat_param_desc *d, const pat_params *a, const pat_params *b)
+{
+    const void *x = cfield(d, a), *y = cfield(d, b);
+    switch (d->type) {
+    case PP_U64: return *(const uint64_t *)x == *(const uint64_t *)y;
+    case PP_INT: return *(const int *)x == *(const int *)y;
+    case PP_U32: return *(const uint32_t *)x == *(const uint32_t *)y;
+    case PP_DOUBLE: return *(const double *)x == *(const double *)y;
+    }
+    return 0;
+}
+
+/* A bound in decimal; an integer's at or past 2^64 (UINT64_MAX as a double)
+ * is UINT64_MAX. */
+static void bound_text(const pat_param_desc *d, double v, char *buf, size_t len)
+{
+    if (d->type == PP_DOUBLE)
+        snprintf(buf, len, "%g", v);
+    else if (v >= (double)UINT64_MAX)
+        snprintf(buf, len, "%llu", (unsigned long long)UINT64_MAX);
+    else
+        snprintf(buf, len, "%.0f", v);
+}
+
+static void bounds_text(const pat_param_desc *d, char *lo, char *hi, size_t len)
+{
+    bound_text(d, d->min, lo, len);
+    bound_text(d, d->max, hi, len);
+}
+
+int pat_param_parse(const pat_param_desc *d, pat_params *p, const char *text, char *err, size_t errlen)
+{
+    char lo[32], hi[32];
+    if (d->type == PP_DOUBLE) {
+        double v;
+        if (!pat_parse_double(text, &v) && v >= d->min && v <= d->max) {
+            *(double *)field(d, p) = v;
+            return 0;
+        }
+    } else {
+        unsigned long long v;
+        if (!pat_parse_u64(text, &v) && (double)v >= d->min && (double)v <= d->max) {
+            switch (d->type) {
+            case PP_U64: *(uint64_t *)field(d, p) = v; break;
+            case PP_INT: *(int *)field(d, p) = (int)v; break;
+            default: *(uint32_t *)field(d, p) = (uint32_t)v; break;
+            }
+            return 0;
+        }
+    }
+    bounds_text(d, lo, hi, sizeof lo);
+    snprintf(err, errlen, "%s '%s' is not %s in [%s, %s]", d->flag, text, d->type == PP_DOUBLE ? "a number" : "an integer",
+             lo, hi);
+    return -1;
+}
+
+int pat_param_check(const pat_param_desc *d, const pat_params *p, char *err, size_t errlen)
+{
+    char lo[32], hi[32], v[32];
+    double x = pat_param_value(d, p);
+    if (x >= d->min && x <= d->max)
+        return 0;
+    bounds_text(d, lo, hi, sizeof lo);
+    if (d->type == PP_DOUBLE)
+        snprintf(v, sizeof v, "%g", x);
+    else
+        pat_param_format(d, p, v, sizeof v);
+    snprintf(err, errlen, "%s %s is out of range [%s, %s]", d->flag, v, lo, hi);
+    return -1;
+}
+
+/* Shortest text that reads back to v (cfg_format_exact's rule, kept here so
+ * that the harnesses link this file alone). */
+static void format_exact(char *buf, size_t len, double v)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, len, "nan");
+        return;
+    }
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, len, "%.0f", v);
+        return;
+    }
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+void pat_param_format(const pat_param_desc *d, const pat_params *p, char *buf, size_t len)
+{
+    const void *f = cfield(d, p);
+    switch (d->type) {
+    case PP_U64: snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)f); break;
+    case PP_INT: snprintf(buf, len, "%d", *(const int *)f); break;
+    case PP_U32: snprintf(buf, len, "%u", *(const uint32_t *)f); break;
+    case PP_DOUBLE: format_exact(buf, len, *(const double *)f); break;
+    }
+}
+
+void pat_describe(const pat_params *p, char *buf, size_t len)
+{
+    unsigned fl = pat_flags(p->pattern);
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < PP_COUNT && used < len; i++) {
+        const pat_param_desc *d = &param_table[i];
+        char v[40];
+        if (d->show == PP_SHOW_NEVER || (d->reads && !(fl & d->reads)) ||
+            (d->show == PP_SHOW_IF_SET && pat_param_value(d, p) == 0))
+            continue;
+        if (d->type == PP_DOUBLE)
+            snprintf(v, sizeof v, "%g", *(const double *)cfield(d, p));
+        else
+            pat_param_format(d, p, v, sizeof v);
+        used += (size_t)snprintf(buf + used, len - used, " %s=%s", d->name, v);
+    }
+}
+
 void pat_defaults(pat_params *p)
 {
+    char err[160]; /* the defaults parse: never written */
     memset(p, 0, sizeof *p);
     p->pattern = PAT_COUNTER;
-    p->n = 1u << 20;
-    p->wg = 256;
-    p->selectivity = 1.0;
-    p->bins = 256;
-    p->hot = 0.0;
-    p->addresses = 1;
-    p->smem_per_wg = 0;
-    p->seed = 1;
+    for (int i = 0; i < PP_COUNT; i++)
+        pat_param_parse(&param_table[i], p, param_table[i].def, err, sizeof err);
+}
+
+void pat_canonical(pat_params *p)
+{
+    pat_params d;
+    unsigned fl = pat_flags(p->pattern);
+    pat_defaults(&d);
+    for (int i = 0; i < PP_COUNT; i++) {
+        const pat_param_desc *t = &param_table[i];
+        if (t->reads && !(fl & t->reads))
+            pat_param_copy(t, p, &d);
+    }
 }
 
 uint32_t pat_threshold(double fraction)
@@ -70,30 +359,9 @@ uint32_t pat_threshold(double fraction)
 
 int pat_check(const pat_params *p, char *err, unsigned errlen)
 {
-    if (p->n == 0 || p->n > PAT_MAX_N) {
-        snprintf(err, errlen, "--n %llu is out of range [1, %llu]", (unsigned long long)p->n, (unsigned long long)PAT_MAX_N);
-        return -1;
-    }
-    if (!(p->selectivity >= 0.0 && p->selectivity <= 1.0)) {
-        snprintf(err, errlen, "--selectivity %g is outside [0, 1]", p->selectivity);
-        return -1;
-    }
-    if (!(p->hot >= 0.0 && p->hot <= 1.0)) {
-        snprintf(err, errlen, "--hot %g is outside [0, 1]", p->hot);
-        return -1;
-    }
-    if (p->bins == 0 || p->bins > PAT_MAX_BINS) {
-        snprintf(err, errlen, "--bins %u is out of range [1, %u]", p->bins, PAT_MAX_BINS);
-        return -1;
-    }
-    if (p->addresses == 0 || p->addresses > PAT_MAX_ADDRESSES) {
-        snprintf(err, errlen, "--addresses %u is out of range [1, %u]", p->addresses, PAT_MAX_ADDRESSES);
-        return -1;
-    }
-    if (p->wg <= 0) {
-        snprintf(err, errlen, "--wg %d must be positive", p->wg);
-        return -1;
-    }
+    for (int i = 0; i < PP_COUNT; i++)
+        if (pat_param_check(&param_table[i], p, err, errlen))
+            return -1;
     return 0;
 }
 

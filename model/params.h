@@ -6,6 +6,7 @@
 #ifndef ATOM_PARAMS_H
 #define ATOM_PARAMS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum pat_id {
@@ -49,15 +50,104 @@ typedef struct pat_params {
 #define PAT_MAX_BINS (1u << 24)
 #define PAT_MAX_ADDRESSES (1u << 24)
 
+/* ---- the parameter table -------------------------------------------------
+ *
+ * One descriptor per field of pat_params (the pattern itself aside), in the
+ * order of the CSV columns.  pat_check and pat_defaults, the CLI's flags,
+ * usage and error lines, sweep axes, --vary, --points and --canonical, the
+ * CSV header and rows, the text and JSON outputs, datasets, split files,
+ * dispatch --batch, the cost tables' axes, plan's domains and the plan
+ * parsers of vkbench and cpubench all read it.  Adding a parameter: a
+ * field above, an id here, a row in params.c (docs/cli.md, "Pattern
+ * parameters"). */
+enum pat_param_id {
+    PP_N,
+    PP_WG,
+    PP_SELECTIVITY,
+    PP_BINS,
+    PP_HOT,
+    PP_ADDRESSES,
+    PP_SMEM_PER_WG,
+    PP_SEED,
+    PP_COUNT
+};
+
+enum pat_param_type { PP_U64, PP_INT, PP_U32, PP_DOUBLE };
+
+/* When the text outputs (run's text, a failed sweep row's name) show it:
+ * always, only when non-zero (0 means unset: no default stated either),
+ * or never.  A parameter of some patterns only (reads != 0) shows only
+ * for them. */
+enum pat_param_show { PP_SHOW_ALWAYS, PP_SHOW_IF_SET, PP_SHOW_NEVER };
+
+typedef struct pat_param_desc {
+    const char *name;                 /* "smem_per_wg": sweep and --points key, JSON key */
+    const char *flag;                 /* "--smem-per-wg"; sweeps take it without "--" too */
+    const char *csv;                  /* column of the CSVs (runs, datasets, plans), split
+                                       * files' field, dispatch --batch's; NULL: none */
+    const char *meta;                 /* usage text's placeholder: "BYTES" */
+    enum pat_param_type type;
+    size_t offset;                    /* of the field in pat_params */
+    double min, max;                  /* inclusive bounds: flags, sweeps, pat_check */
+    double hmin, hmax;                /* what the harnesses (vkbench, cpubench) and plans
+                                       * take; hmax 0: not a harness flag */
+    const char *def;                  /* default, as text */
+    const char *unit;
+    unsigned reads;                   /* the enum pat_flag bit of the patterns that read it;
+                                       * 0: every pattern */
+    enum pat_param_show show;
+    const char *help;
+} pat_param_desc;
+
+/* The table, PP_COUNT rows in enum pat_param_id order. */
+const pat_param_desc *pat_param_table(size_t *count);
+const pat_param_desc *pat_param_get(enum pat_param_id id);
+enum pat_param_id pat_param_id(const pat_param_desc *d);
+/* By name ("smem_per_wg") or by flag without its "--" ("smem-per-wg");
+ * NULL when none. */
+const pat_param_desc *pat_param_find(const char *key);
+/* By flag: the first len characters of text are "--smem-per-wg". */
+const pat_param_desc *pat_param_find_flag(const char *text, size_t len);
+/* By CSV column; NULL when none (seed has no column). */
+const pat_param_desc *pat_param_find_csv(const char *column);
+
+/* The flags' number syntax: a whole unsigned number (decimal, 0x, 2^E, or
+ * 1e6 style when exact), or a finite double.  0 or -1. */
+int pat_parse_u64(const char *s, unsigned long long *out);
+int pat_parse_double(const char *s, double *out);
+
+/* Parses text into p's field, range checked.  0, or -1 with err a line
+ * naming the flag and its bounds: "--bins '0' is not an integer in [1, 16777216]". */
+int pat_param_parse(const pat_param_desc *d, pat_params *p, const char *text, char *err, size_t errlen);
+/* The field checked against the bounds: 0, or -1 with err set. */
+int pat_param_check(const pat_param_desc *d, const pat_params *p, char *err, size_t errlen);
+/* The field as the CSV writes it: integers in decimal, doubles shortest
+ * round-trip (integral ones without a point, non-finite "nan"). */
+void pat_param_format(const pat_param_desc *d, const pat_params *p, char *buf, size_t len);
+/* The field as a double, and set from one (cast as C casts). */
+double pat_param_value(const pat_param_desc *d, const pat_params *p);
+void pat_param_set_value(const pat_param_desc *d, pat_params *p, double v);
+/* Copies the field; 1 when it is equal in a and b. */
+void pat_param_copy(const pat_param_desc *d, pat_params *to, const pat_params *from);
+int pat_param_same(const pat_param_desc *d, const pat_params *a, const pat_params *b);
+/* " n=1048576 wg=256 bins=64": the parameters the text outputs show
+ * (see enum pat_param_show), each with a leading space. */
+void pat_describe(const pat_params *p, char *buf, size_t len);
+
 const char *pat_name(enum pat_id id);
 int pat_from_name(const char *name, enum pat_id *out);
 unsigned pat_flags(enum pat_id id);
 int pat_uses_cas(enum pat_id id);
 
-/* Defaults of the contract: n 2^20, wg 256, S 1, K 256, F 0, P 1, seed 1. */
+/* Defaults of the contract: n 2^20, wg 256, S 1, K 256, F 0, P 1, seed 1
+ * (the parameter table's). */
 void pat_defaults(pat_params *p);
+/* Resets the parameters p's pattern does not read (pat_flags) to their
+ * defaults, so that equal runs have equal parameters. */
+void pat_canonical(pat_params *p);
 
-/* Range checks that need no config (n > 0, S and F in [0,1], K, P > 0). */
+/* Range checks that need no config: every parameter within its table
+ * bounds (n in [1, 2^30], S and F in [0, 1], K and P in [1, 2^24], ...). */
 int pat_check(const pat_params *p, char *err, unsigned errlen);
 
 /* 1 for the patterns whose global atomics return their old value to the

@@ -1,5 +1,6 @@
 /* print.c - text, CSV and JSON serialization of atom_stats, driven by the
- * column table in model/stats.c and the option table for the config. */
+ * column table in model/stats.c, the parameter table in model/params.c
+ * and the option table for the config. */
 #include "print.h"
 
 #include <cjson/cJSON.h>
@@ -16,11 +17,35 @@ void prn_double(char *buf, size_t len, double v)
     cfg_format_exact(buf, len, v);
 }
 
+void prn_csv_params_header(FILE *f)
+{
+    size_t n;
+    const pat_param_desc *d = pat_param_table(&n);
+    fputs("pattern", f);
+    for (size_t i = 0; i < n; i++)
+        if (d[i].csv)
+            fprintf(f, ",%s", d[i].csv);
+}
+
+void prn_csv_params(FILE *f, const pat_params *p)
+{
+    size_t n;
+    char v[40];
+    const pat_param_desc *d = pat_param_table(&n);
+    fputs(pat_name(p->pattern), f);
+    for (size_t i = 0; i < n; i++)
+        if (d[i].csv) {
+            pat_param_format(&d[i], p, v, sizeof v);
+            fprintf(f, ",%s", v);
+        }
+}
+
 void prn_csv_header(FILE *f)
 {
     size_t n;
     const atom_stat_column *c = atom_stat_columns(&n);
-    fputs("pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,engine", f);
+    prn_csv_params_header(f);
+    fputs(",engine", f);
     for (size_t i = 0; i < n; i++)
         fprintf(f, ",%s", c[i].name);
     fputc('\n', f);
@@ -29,12 +54,10 @@ void prn_csv_header(FILE *f)
 void prn_csv_row(FILE *f, const pat_params *p, const char *engine, const atom_stats *s)
 {
     size_t n;
-    char sel[32], hot[32], v[40];
+    char v[40];
     const atom_stat_column *c = atom_stat_columns(&n);
-    prn_double(sel, sizeof sel, p->selectivity);
-    prn_double(hot, sizeof hot, p->hot);
-    fprintf(f, "%s,%llu,%d,%s,%u,%s,%u,%u,%s", pat_name(p->pattern), (unsigned long long)p->n, p->wg, sel,
-            p->bins, hot, p->addresses, p->smem_per_wg, engine);
+    prn_csv_params(f, p);
+    fprintf(f, ",%s", engine);
     for (size_t i = 0; i < n; i++) {
         double x = atom_stat_get(s, &c[i]);
         if (c[i].integer)
@@ -49,21 +72,10 @@ void prn_csv_row(FILE *f, const pat_params *p, const char *engine, const atom_st
 void prn_text(FILE *f, const cfg_config *cfg, const pat_params *p, const char *engine, const atom_stats *s)
 {
     size_t n;
+    char shown[512];
     const atom_stat_column *c = atom_stat_columns(&n);
-    fprintf(f, "%s on %s (%s engine): n=%llu wg=%d", pat_name(p->pattern), cfg->gpu.name, engine,
-            (unsigned long long)p->n, p->wg);
-    unsigned fl = pat_flags(p->pattern);
-    if (fl & PF_SELECTIVITY)
-        fprintf(f, " selectivity=%g", p->selectivity);
-    if (fl & PF_BINS)
-        fprintf(f, " bins=%u", p->bins);
-    if (fl & PF_HOT)
-        fprintf(f, " hot=%g", p->hot);
-    if (fl & PF_ADDRESSES)
-        fprintf(f, " addresses=%u", p->addresses);
-    if (p->smem_per_wg)
-        fprintf(f, " smem_per_wg=%u", p->smem_per_wg);
-    fputc('\n', f);
+    pat_describe(p, shown, sizeof shown);
+    fprintf(f, "%s on %s (%s engine):%s\n", pat_name(p->pattern), cfg->gpu.name, engine, shown);
     fprintf(f, "  %-34s %.3f\n", "time_us", s->time_us);
     for (size_t i = 0; i < n; i++) {
         if (!strcmp(c[i].name, "time_us"))
@@ -125,14 +137,10 @@ void prn_json_add(prn_json *j, const pat_params *p, const char *engine, const at
     const atom_stat_column *c = atom_stat_columns(&n);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "pattern", pat_name(p->pattern));
-    cJSON_AddNumberToObject(r, "n", (double)p->n);
-    cJSON_AddNumberToObject(r, "wg", p->wg);
-    cJSON_AddNumberToObject(r, "selectivity", p->selectivity);
-    cJSON_AddNumberToObject(r, "bins", p->bins);
-    cJSON_AddNumberToObject(r, "hot", p->hot);
-    cJSON_AddNumberToObject(r, "addresses", p->addresses);
-    cJSON_AddNumberToObject(r, "smem_per_wg", p->smem_per_wg);
-    cJSON_AddNumberToObject(r, "seed", (double)p->seed);
+    size_t np;
+    const pat_param_desc *d = pat_param_table(&np);
+    for (size_t i = 0; i < np; i++)
+        cJSON_AddNumberToObject(r, d[i].name, pat_param_value(&d[i], p));
     cJSON_AddStringToObject(r, "engine", engine);
     for (size_t i = 0; i < n; i++) {
         double x = atom_stat_get(s, &c[i]);

@@ -10,6 +10,10 @@
 #include "../model/params.h"
 #include "../model/stats.h"
 
+/* The CSV's parameter columns (the pattern, then each parameter table
+ * row's column): the header's, without a newline, and a row's. */
+void prn_csv_params_header(FILE *f);
+void prn_csv_params(FILE *f, const pat_params *p);
 void prn_csv_header(FILE *f);
 void prn_csv_row(FILE *f, const pat_params *p, const char *engine, const atom_stats *s);
 void prn_text(FILE *f, const cfg_config *cfg, const pat_params *p, const char *engine, const atom_stats *s);

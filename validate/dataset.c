@@ -7,9 +7,33 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *const header =
-    "pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,reps,time_us_median,time_us_min,time_us_max,check";
+/* The header: pattern, each parameter's CSV column (the parameter table's,
+ * in its order), then the timings' columns; and vkbench --count-cas's. */
+static const char *const timings = ",reps,time_us_median,time_us_min,time_us_max,check";
 static const char *const cas_column = ",cas_attempts";
+
+/* The parameters with a column, in the table's order; how many. */
+static int param_columns(const pat_param_desc *cols[PP_COUNT])
+{
+    int k = 0;
+    for (int i = 0; i < PP_COUNT; i++)
+        if (pat_param_get(i)->csv)
+            cols[k++] = pat_param_get(i);
+    return k;
+}
+
+static void make_header(char *buf, size_t len)
+{
+    const pat_param_desc *cols[PP_COUNT];
+    int k = param_columns(cols);
+    snprintf(buf, len, "pattern");
+    for (int i = 0; i < k; i++) {
+        size_t u = strlen(buf);
+        snprintf(buf + u, len - u, ",%s", cols[i]->csv);
+    }
+    size_t u = strlen(buf);
+    snprintf(buf + u, len - u, "%s", timings);
+}
 
 static void chomp(char *s)
 {
@@ -20,9 +44,12 @@ static void chomp(char *s)
 
 static int parse_row(char *line, int has_cas, val_row *r, char *why, size_t whylen)
 {
-    char *f[16];
+    enum { MAXF = PP_COUNT + 8 };
+    const pat_param_desc *cols[PP_COUNT];
+    int k = param_columns(cols); /* fields 1..k; then reps, three timings, check */
+    char *f[MAXF];
     int nf = 0;
-    for (char *p = line; nf < 16;) {
+    for (char *p = line; nf < MAXF;) {
         f[nf++] = p;
         char *c = strchr(p, ',');
         if (!c)
@@ -30,18 +57,18 @@ static int parse_row(char *line, int has_cas, val_row *r, char *why, size_t whyl
         *c = 0;
         p = c + 1;
     }
-    int want = has_cas ? 14 : 13;
+    int want = k + 6 + has_cas;
     if (nf != want) {
         snprintf(why, whylen, "expected %d fields, found %d", want, nf);
         return -1;
     }
     r->cas_attempts = -1;
-    if (has_cas && f[13][0]) {
+    if (has_cas && f[k + 6][0]) {
         errno = 0;
         char *e;
-        r->cas_attempts = strtod(f[13], &e);
-        if (e == f[13] || *e || errno || !(r->cas_attempts >= 0)) {
-            snprintf(why, whylen, "cas_attempts '%s' is not a count", f[13]);
+        r->cas_attempts = strtod(f[k + 6], &e);
+        if (e == f[k + 6] || *e || errno || !(r->cas_attempts >= 0)) {
+            snprintf(why, whylen, "cas_attempts '%s' is not a count", f[k + 6]);
             return -1;
         }
     }
@@ -51,8 +78,8 @@ static int parse_row(char *line, int has_cas, val_row *r, char *why, size_t whyl
         return -1;
     }
     char *end;
-    double v[12];
-    for (int i = 1; i < 12; i++) {
+    double v[MAXF];
+    for (int i = 1; i < k + 5; i++) {
         errno = 0;
         v[i] = strtod(f[i], &end);
         if (end == f[i] || *end || errno) {
@@ -60,22 +87,17 @@ static int parse_row(char *line, int has_cas, val_row *r, char *why, size_t whyl
             return -1;
         }
     }
-    if (strcmp(f[12], "ok")) {
-        snprintf(why, whylen, "check is '%s', not ok: not a measurement", f[12]);
+    if (strcmp(f[k + 5], "ok")) {
+        snprintf(why, whylen, "check is '%s', not ok: not a measurement", f[k + 5]);
         return -1;
     }
-    r->params.n = (uint64_t)v[1];
-    r->params.wg = (int)v[2];
-    r->params.selectivity = v[3];
-    r->params.bins = (uint32_t)v[4];
-    r->params.hot = v[5];
-    r->params.addresses = (uint32_t)v[6];
-    r->params.smem_per_wg = (uint32_t)v[7];
-    r->time_us_median = v[9];
-    r->time_us_min = v[10];
-    r->time_us_max = v[11];
+    for (int i = 0; i < k; i++)
+        pat_param_set_value(cols[i], &r->params, v[1 + i]);
+    r->time_us_median = v[k + 2];
+    r->time_us_min = v[k + 3];
+    r->time_us_max = v[k + 4];
     if (!(r->time_us_median > 0)) {
-        snprintf(why, whylen, "time_us_median %g is not positive", v[9]);
+        snprintf(why, whylen, "time_us_median %g is not positive", v[k + 2]);
         return -1;
     }
     return pat_check(&r->params, why, (unsigned)whylen);
@@ -133,6 +155,8 @@ int val_dataset_load(const char *path, val_dataset *d, char err[CFG_ERR_MAX])
             continue;
         }
         if (!have_header) {
+            char header[512];
+            make_header(header, sizeof header);
             size_t hl = strlen(header);
             d->has_cas = !strncmp(line, header, hl) && !strcmp(line + hl, cas_column);
             if (!d->has_cas && strcmp(line, header)) {

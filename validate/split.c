@@ -1,4 +1,5 @@
-/* split.c - parses split files (see split.h) and classifies rows. */
+/* split.c - parses split files (see split.h) and classifies rows; the
+ * fields are the parameter table's CSV columns (model/params.c). */
 #include "split.h"
 
 #include <errno.h>
@@ -6,21 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const field_names[VSF_COUNT] = { "n", "wg", "selectivity", "bins", "hot", "addresses", "smem_per_wg" };
-
-static double field_value(const pat_params *p, int f)
-{
-    switch (f) {
-    case VSF_N: return (double)p->n;
-    case VSF_WG: return p->wg;
-    case VSF_SELECTIVITY: return p->selectivity;
-    case VSF_BINS: return p->bins;
-    case VSF_HOT: return p->hot;
-    case VSF_ADDRESSES: return p->addresses;
-    default: return p->smem_per_wg;
-    }
-}
 
 static int parse_values(char *list, val_split_rule *r, int f, char *why, size_t whylen)
 {
@@ -33,13 +19,13 @@ static int parse_values(char *list, val_split_rule *r, int f, char *why, size_t 
             return -1;
         }
         if (r->nvalues[f] >= VAL_SPLIT_MAX_VALUES) {
-            snprintf(why, whylen, "more than %d values for %s", VAL_SPLIT_MAX_VALUES, field_names[f]);
+            snprintf(why, whylen, "more than %d values for %s", VAL_SPLIT_MAX_VALUES, pat_param_get(f)->csv);
             return -1;
         }
         r->values[f][r->nvalues[f]++] = v;
     }
     if (!r->nvalues[f]) {
-        snprintf(why, whylen, "no values for %s", field_names[f]);
+        snprintf(why, whylen, "no values for %s", pat_param_get(f)->csv);
         return -1;
     }
     return 0;
@@ -68,17 +54,22 @@ static int parse_line(char *line, val_split_rule *r, char *why, size_t whylen)
         r->pattern = (int)id;
     while ((tok = strtok_r(NULL, " \t", &save))) {
         char *eq = strchr(tok, '=');
-        int f = -1;
+        const pat_param_desc *d = NULL;
         if (eq) {
             *eq = 0;
-            for (int k = 0; k < VSF_COUNT; k++)
-                if (!strcmp(tok, field_names[k]))
-                    f = k;
+            d = pat_param_find_csv(tok);
         }
-        if (f < 0) {
-            snprintf(why, whylen, "'%s' is not field=v1,v2,... with a field of n, wg, selectivity, bins, hot, addresses, smem_per_wg", tok);
+        if (!d) {
+            char fields[256] = "";
+            for (int k = 0; k < PP_COUNT; k++)
+                if (pat_param_get(k)->csv) {
+                    size_t u = strlen(fields);
+                    snprintf(fields + u, sizeof fields - u, "%s%s", u ? ", " : "", pat_param_get(k)->csv);
+                }
+            snprintf(why, whylen, "'%s' is not field=v1,v2,... with a field of %s", tok, fields);
             return -1;
         }
+        int f = (int)pat_param_id(d);
         if (r->nvalues[f]) {
             snprintf(why, whylen, "field %s given twice", tok);
             return -1;
@@ -128,10 +119,10 @@ static int rule_matches(const val_split_rule *r, const pat_params *p)
 {
     if (r->pattern >= 0 && r->pattern != (int)p->pattern)
         return 0;
-    for (int f = 0; f < VSF_COUNT; f++) {
+    for (int f = 0; f < PP_COUNT; f++) {
         if (!r->nvalues[f])
             continue;
-        double v = field_value(p, f);
+        double v = pat_param_value(pat_param_get(f), p);
         int any = 0;
         for (int k = 0; k < r->nvalues[f]; k++)
             if (fabs(v - r->values[f][k]) <= 1e-9 * fmax(1.0, fabs(v)))

@@ -8,8 +8,9 @@
  *   test * wg=64,512                    any pattern at wg 64 or 512
  *
  * A row is a test row when it matches any `test` line (a pattern name or `*`,
- * then fields n, wg, selectivity, bins, hot, addresses, smem_per_wg, each a
- * comma list, all of which must match); every other row is a fit row. */
+ * then fields named by the parameter table's CSV columns, n, wg,
+ * selectivity, bins, hot, addresses, smem_per_wg, each a comma list, all of
+ * which must match); every other row is a fit row. */
 #ifndef ATOM_VALIDATE_SPLIT_H
 #define ATOM_VALIDATE_SPLIT_H
 
@@ -20,12 +21,10 @@
 #define VAL_SPLIT_MAX_RULES 64
 #define VAL_SPLIT_MAX_VALUES 16
 
-enum val_split_field { VSF_N, VSF_WG, VSF_SELECTIVITY, VSF_BINS, VSF_HOT, VSF_ADDRESSES, VSF_SMEM, VSF_COUNT };
-
 typedef struct val_split_rule {
     int pattern;                                  /* enum pat_id, or -1 for any */
-    int nvalues[VSF_COUNT];                       /* 0: field not constrained */
-    double values[VSF_COUNT][VAL_SPLIT_MAX_VALUES];
+    int nvalues[PP_COUNT];                        /* by enum pat_param_id; 0: not constrained */
+    double values[PP_COUNT][VAL_SPLIT_MAX_VALUES];
 } val_split_rule;
 
 typedef struct val_split {

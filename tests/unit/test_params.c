@@ -1,9 +1,10 @@
 /* test_params.c - the contract's shared definitions (model/params.[ch]):
  * the lowbias32 key hash against values computed independently (Python,
  * 32-bit arithmetic as in docs/patterns.md), the selection threshold's rounding,
- * bins and the hot bin, pattern names and flags, shared-memory needs and
- * pat_check's ranges; plus the CLI's strict number parsing (app/args.c),
- * which feeds pat_params. */
+ * bins and the hot bin, pattern names and flags, shared-memory needs,
+ * pat_check's ranges and the parameter table (lookups, parsing with its
+ * error line, CSV formatting, the flags it gives the CLI); plus the CLI's
+ * strict number parsing (app/args.c), which feeds pat_params. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -266,6 +267,137 @@ static void cli_number_parsing(void **state)
     assert_int_equal(cli_parse_double("1e999", &d), -1);
 }
 
+/* The parameter table: one row per pat_params field, found by name, by
+ * flag (with or without "--" as the lookup says) and by CSV column; the
+ * CSV columns in the order of the run CSV's header; the harnesses' ranges
+ * inside atomsim's. */
+static void param_table_rows(void **state)
+{
+    (void)state;
+    size_t n;
+    const pat_param_desc *t = pat_param_table(&n);
+    char cols[256] = "";
+    assert_int_equal(n, PP_COUNT);
+    for (size_t i = 0; i < n; i++) {
+        assert_ptr_equal(pat_param_get((enum pat_param_id)i), &t[i]);
+        assert_int_equal(pat_param_id(&t[i]), i);
+        assert_ptr_equal(pat_param_find(t[i].name), &t[i]);
+        assert_ptr_equal(pat_param_find(t[i].flag + 2), &t[i]);
+        assert_ptr_equal(pat_param_find_flag(t[i].flag, strlen(t[i].flag)), &t[i]);
+        if (t[i].csv) {
+            assert_ptr_equal(pat_param_find_csv(t[i].csv), &t[i]);
+            strcat(cols, ",");
+            strcat(cols, t[i].csv);
+        }
+        assert_true(t[i].min <= t[i].max);
+        if (t[i].hmax > 0)
+            assert_true(t[i].min <= t[i].hmin && t[i].hmin <= t[i].hmax && t[i].hmax <= t[i].max);
+        assert_true(t[i].reads == 0 || (t[i].reads & (t[i].reads - 1)) == 0); /* one pat_flag bit */
+    }
+    assert_string_equal(cols, ",n,wg,selectivity,bins,hot,addresses,smem_per_wg");
+    assert_ptr_equal(pat_param_find("smem-per-wg"), pat_param_get(PP_SMEM_PER_WG));
+    assert_ptr_equal(pat_param_find("smem_per_wg"), pat_param_get(PP_SMEM_PER_WG));
+    assert_null(pat_param_find("--bins"));
+    assert_null(pat_param_find("pattern"));
+    assert_null(pat_param_find_csv("seed")); /* the run CSV has no seed column */
+    assert_null(pat_param_find_flag("--bin", 5));
+    assert_true(pat_param_get(PP_N)->max == (double)PAT_MAX_N);
+    assert_true(pat_param_get(PP_BINS)->max == PAT_MAX_BINS);
+    assert_true(pat_param_get(PP_ADDRESSES)->max == PAT_MAX_ADDRESSES);
+}
+
+/* Parsing: the flags' number forms, the bounds inclusive, one error line
+ * naming the flag, the text and the bounds; the field untouched on error. */
+static void param_parse_and_format(void **state)
+{
+    (void)state;
+    pat_params p;
+    char err[256], buf[64];
+    const pat_param_desc *bins = pat_param_get(PP_BINS), *sel = pat_param_get(PP_SELECTIVITY);
+    pat_defaults(&p);
+    assert_int_equal(pat_param_parse(bins, &p, "2^24", err, sizeof err), 0);
+    assert_int_equal(p.bins, 1u << 24);
+    assert_int_equal(pat_param_parse(bins, &p, "0x40", err, sizeof err), 0);
+    assert_int_equal(p.bins, 64u);
+    assert_int_equal(pat_param_parse(bins, &p, "0", err, sizeof err), -1);
+    assert_string_equal(err, "--bins '0' is not an integer in [1, 16777216]");
+    assert_int_equal(pat_param_parse(bins, &p, "16777217", err, sizeof err), -1);
+    assert_int_equal(pat_param_parse(bins, &p, "12abc", err, sizeof err), -1);
+    assert_int_equal(p.bins, 64u);
+    assert_int_equal(pat_param_parse(sel, &p, "0.25", err, sizeof err), 0);
+    assert_true(p.selectivity == 0.25);
+    assert_int_equal(pat_param_parse(sel, &p, "1.5", err, sizeof err), -1);
+    assert_string_equal(err, "--selectivity '1.5' is not a number in [0, 1]");
+    assert_int_equal(pat_param_parse(pat_param_get(PP_SEED), &p, "18446744073709551615", err, sizeof err), 0);
+    assert_true(p.seed == UINT64_MAX);
+    assert_int_equal(pat_param_parse(pat_param_get(PP_SEED), &p, "x", err, sizeof err), -1);
+    assert_string_equal(err, "--seed 'x' is not an integer in [0, 18446744073709551615]");
+    assert_int_equal(pat_param_parse(pat_param_get(PP_WG), &p, "65537", err, sizeof err), -1);
+    /* the CSV's forms: integers in decimal, doubles shortest round-trip */
+    p.selectivity = 0.1;
+    pat_param_format(sel, &p, buf, sizeof buf);
+    assert_string_equal(buf, "0.1");
+    p.selectivity = 1.0 / 3.0;
+    pat_param_format(sel, &p, buf, sizeof buf);
+    assert_true(strtod(buf, NULL) == 1.0 / 3.0);
+    p.selectivity = 1;
+    pat_param_format(sel, &p, buf, sizeof buf);
+    assert_string_equal(buf, "1");
+    p.n = 1ull << 30;
+    pat_param_format(pat_param_get(PP_N), &p, buf, sizeof buf);
+    assert_string_equal(buf, "1073741824");
+}
+
+/* The text outputs' parameters: n and wg always, a pattern's own only for
+ * it, smem_per_wg when set, never the seed. */
+static void describe_and_canonical(void **state)
+{
+    (void)state;
+    pat_params p;
+    char buf[256];
+    pat_defaults(&p);
+    p.pattern = PAT_HISTOGRAM;
+    p.n = 65536;
+    p.bins = 64;
+    p.selectivity = 0.5;
+    pat_describe(&p, buf, sizeof buf);
+    assert_string_equal(buf, " n=65536 wg=256 bins=64 hot=0");
+    p.pattern = PAT_COUNTER;
+    p.smem_per_wg = 1024;
+    pat_describe(&p, buf, sizeof buf);
+    assert_string_equal(buf, " n=65536 wg=256 selectivity=0.5 smem_per_wg=1024");
+    pat_canonical(&p);
+    assert_int_equal(p.bins, 256u); /* counter reads no bins */
+    assert_true(p.selectivity == 0.5);
+    assert_int_equal(p.smem_per_wg, 1024u);
+}
+
+/* The CLI's flags come from the table: one long option per row, named by
+ * its flag, parsed by cli_common_opt through the table. */
+static void cli_flags_from_table(void **state)
+{
+    (void)state;
+    struct option opts[CLI_MAX_LONGOPTS];
+    static const struct option extra[] = { { "extra", no_argument, NULL, 5000 }, { 0, 0, 0, 0 } };
+    cli_args a;
+    char err[CFG_ERR_MAX];
+    int found = 0, n = 0;
+    cli_longopts(opts, extra);
+    for (; opts[n].name; n++)
+        if (cli_opt_param(opts[n].val)) {
+            assert_string_equal(opts[n].name, cli_opt_param(opts[n].val)->flag + 2);
+            found++;
+        }
+    assert_int_equal(found, PP_COUNT);
+    assert_string_equal(opts[n - 1].name, "extra");
+    cli_args_init(&a);
+    assert_int_equal(cli_common_opt(&a, CLI_OPT_OF(PP_ADDRESSES), "2^10", err), 0);
+    assert_int_equal(a.params.addresses, 1024u);
+    assert_int_equal(cli_common_opt(&a, CLI_OPT_OF(PP_ADDRESSES), "0", err), -1);
+    assert_non_null(strstr(err, "--addresses"));
+    assert_null(cli_opt_param(CLI_OPT_PATTERN));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +412,10 @@ int main(void)
         cmocka_unit_test(check_ranges),
         cmocka_unit_test(shared_memory_needs),
         cmocka_unit_test(cli_number_parsing),
+        cmocka_unit_test(param_table_rows),
+        cmocka_unit_test(param_parse_and_format),
+        cmocka_unit_test(describe_and_canonical),
+        cmocka_unit_test(cli_flags_from_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* cpb_plan.c - the plan reader of cpb_plan.h.  It accepts what vkbench
- * accepts (the same flags, ranges, lists and 2^E), written again here
- * because cpubench is built alone and static, and it is stricter about
- * numbers: a leading zero (octal to a C reader), hex, a sign, trailing
+ * accepts (the same flags, ranges, lists and 2^E): the parameters, their
+ * kinds and the harnesses' ranges come from the contract's table
+ * (model/params.c, linked in), and it is stricter about numbers than
+ * vkbench: a leading zero (octal to a C reader), hex, a sign, trailing
  * characters, nan and inf are refused rather than read as something else. */
 #include "cpb_plan.h"
 
@@ -18,35 +19,50 @@
 
 typedef enum { K_PATTERN, K_UINT, K_FRAC, K_INT } kind;
 
-/* One line's sweep: a list per flag, and the line's reps and warmup. */
+/* One line's sweep: a list per flag (value k of parameter i in v[k]'s
+ * field i), and the line's reps and warmup. */
 typedef struct sweep {
-    int len[8];
-    uint32_t u[8][LIST_MAX];
-    double f[8][LIST_MAX];
+    int npattern;
+    enum pat_id pattern[LIST_MAX];
+    int len[PP_COUNT];
+    pat_params v[LIST_MAX];
     int reps, warmup;
 } sweep;
 
-enum { F_PATTERN, F_N, F_WG, F_SMEM, F_BINS, F_HOT, F_ADDR, F_SEL, F_REPS, F_WARMUP };
-
-/* The ranges are vkbench's (build/vkbench --help). */
-static const struct flag {
+/* A plan's flag: --pattern, a parameter of the contract's table that the
+ * harnesses take (model/params.c: its name, kind and the harnesses' range,
+ * which are vkbench's, build/vkbench --help), --reps or --warmup. */
+typedef struct flag {
     const char *name;
     kind k;
+    const pat_param_desc *d; /* the parameter's; NULL for the others */
     double lo, hi;
-    int allow_max;
-} flags[] = {
-    [F_PATTERN] = { "pattern", K_PATTERN, 0, 0, 0 },
-    [F_N] = { "n", K_UINT, 1, 268435456.0, 0 },
-    [F_WG] = { "wg", K_UINT, 1, 1024, 0 },
-    [F_SMEM] = { "smem-per-wg", K_UINT, 0, 1048576.0, 1 },
-    [F_BINS] = { "bins", K_UINT, 1, 16777216.0, 0 },
-    [F_HOT] = { "hot", K_FRAC, 0, 1, 0 },
-    [F_ADDR] = { "addresses", K_UINT, 1, 4194304.0, 0 },
-    [F_SEL] = { "selectivity", K_FRAC, 0, 1, 0 },
-    [F_REPS] = { "reps", K_INT, 1, 1000, 0 },
-    [F_WARMUP] = { "warmup", K_INT, 0, 100, 0 },
+    int allow_max;           /* accepts "max" (--smem-per-wg) */
+} flag;
+
+static const flag own[] = {
+    { "pattern", K_PATTERN, NULL, 0, 0, 0 },
+    { "reps", K_INT, NULL, 1, 1000, 0 },
+    { "warmup", K_INT, NULL, 0, 100, 0 },
 };
-#define NFLAGS (int)(sizeof flags / sizeof flags[0])
+#define NOWN (int)(sizeof own / sizeof own[0])
+
+/* The flag named by the len characters at name; 0 or -1. */
+static int find_flag(const char *name, size_t len, flag *out)
+{
+    char dashed[72];
+    for (int i = 0; i < NOWN; i++)
+        if (strlen(own[i].name) == len && !strncmp(own[i].name, name, len)) {
+            *out = own[i];
+            return 0;
+        }
+    snprintf(dashed, sizeof dashed, "--%.*s", (int)(len > 64 ? 64 : len), name);
+    const pat_param_desc *d = len <= 64 ? pat_param_find_flag(dashed, len + 2) : NULL;
+    if (!d || d->hmax <= 0)
+        return -1;
+    *out = (flag){ d->flag + 2, d->type == PP_DOUBLE ? K_FRAC : K_UINT, d, d->hmin, d->hmax, pat_param_id(d) == PP_SMEM_PER_WG };
+    return 0;
+}
 
 static int errf(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int errf(char *err, const char *fmt, ...)
@@ -106,43 +122,39 @@ static int parse_frac(const char *t, double *v)
     return 0;
 }
 
-static int parse_item(int f, const char *t, sweep *s, int idx, char *err)
+static int parse_item(const flag *o, const char *t, sweep *s, int idx, char *err)
 {
-    const struct flag *o = &flags[f];
     if (o->k == K_PATTERN) {
         enum pat_id id;
         if (pat_from_name(t, &id))
             return errf(err, "unknown pattern '%s' for --pattern", t);
-        s->u[f][idx] = (uint32_t)id;
+        s->pattern[idx] = id;
         return 0;
     }
     if (o->k == K_FRAC) {
         double d;
         if (parse_frac(t, &d) || d < o->lo || d > o->hi)
             return errf(err, "--%s: '%s' is not a number in [%g, %g]", o->name, t, o->lo, o->hi);
-        s->f[f][idx] = d;
+        pat_param_set_value(o->d, &s->v[idx], d);
         return 0;
     }
     if (o->allow_max && !strcmp(t, "max")) {
-        s->u[f][idx] = CPB_SMEM_MAX;
+        pat_param_set_value(o->d, &s->v[idx], CPB_SMEM_MAX);
         return 0;
     }
     uint64_t v;
     if (cpb_parse_uint(t, &v) || (double)v < o->lo || (double)v > o->hi)
         return errf(err, "--%s: '%s' is not an integer in [%.0f, %.0f]%s (decimal without leading zeros, or 2^E)",
                     o->name, t, o->lo, o->hi, o->allow_max ? " or max" : "");
-    if (f == F_REPS)
-        s->reps = (int)v;
-    else if (f == F_WARMUP)
-        s->warmup = (int)v;
+    if (!o->d)
+        *(!strcmp(o->name, "reps") ? &s->reps : &s->warmup) = (int)v;
     else
-        s->u[f][idx] = (uint32_t)v;
+        pat_param_set_value(o->d, &s->v[idx], (double)v);
     return 0;
 }
 
-static int set_flag(sweep *s, int f, const char *value, char *err)
+static int set_flag(sweep *s, const flag *o, const char *value, char *err)
 {
-    const struct flag *o = &flags[f];
     char buf[4096];
     int count = 0;
     size_t len = strlen(value);
@@ -151,11 +163,11 @@ static int set_flag(sweep *s, int f, const char *value, char *err)
     if (len >= sizeof buf)
         return errf(err, "--%s: value too long", o->name);
     if (o->k == K_INT)
-        return parse_item(f, value, s, 0, err);
-    if (f == F_PATTERN && !strcmp(value, "all")) {
+        return parse_item(o, value, s, 0, err);
+    if (o->k == K_PATTERN && !strcmp(value, "all")) {
         for (int id = 0; id < PAT_COUNT; id++)
-            s->u[f][id] = (uint32_t)id;
-        s->len[f] = PAT_COUNT;
+            s->pattern[id] = (enum pat_id)id;
+        s->npattern = PAT_COUNT;
         return 0;
     }
     if (value[0] == ',' || value[len - 1] == ',' || strstr(value, ",,"))
@@ -164,28 +176,23 @@ static int set_flag(sweep *s, int f, const char *value, char *err)
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (count == LIST_MAX)
             return errf(err, "--%s: more than %d values", o->name, LIST_MAX);
-        if (parse_item(f, t, s, count, err))
+        if (parse_item(o, t, s, count, err))
             return -1;
         count++;
     }
-    s->len[f] = count;
+    if (o->d)
+        s->len[pat_param_id(o->d)] = count;
+    else
+        s->npattern = count;
     return 0;
 }
 
 static void sweep_init(sweep *s)
 {
     memset(s, 0, sizeof *s);
-    pat_params d;
-    pat_defaults(&d);
-    for (int f = F_N; f <= F_SEL; f++)
-        s->len[f] = 1;
-    s->u[F_N][0] = (uint32_t)d.n;
-    s->u[F_WG][0] = (uint32_t)d.wg;
-    s->u[F_SMEM][0] = d.smem_per_wg;
-    s->u[F_BINS][0] = d.bins;
-    s->f[F_HOT][0] = d.hot;
-    s->u[F_ADDR][0] = d.addresses;
-    s->f[F_SEL][0] = d.selectivity;
+    pat_defaults(&s->v[0]);
+    for (int i = 0; i < PP_COUNT; i++)
+        s->len[i] = 1;
     s->reps = s->warmup = -1;
 }
 
@@ -198,18 +205,16 @@ static int walk(int nw, char **w, sweep *s, char *err)
             return errf(err, "unexpected argument '%s'", word);
         const char *eq = strchr(word + 2, '=');
         size_t len = eq ? (size_t)(eq - word - 2) : strlen(word + 2);
-        int f = 0;
-        while (f < NFLAGS && !(strlen(flags[f].name) == len && !strncmp(flags[f].name, word + 2, len)))
-            f++;
-        if (f == NFLAGS)
+        flag f;
+        if (find_flag(word + 2, len, &f))
             return errf(err, "unknown flag --%.*s", (int)(len > 64 ? 64 : len), word + 2);
         if (eq)
             value = eq + 1;
         else if (k + 1 < nw)
             value = w[++k];
         else
-            return errf(err, "--%s needs a value", flags[f].name);
-        if (set_flag(s, f, value, err))
+            return errf(err, "--%s needs a value", f.name);
+        if (set_flag(s, &f, value, err))
             return -1;
     }
     return 0;
@@ -223,27 +228,17 @@ static int same(const cpb_cfg *a, const cpb_cfg *b)
 }
 
 /* vkbench's vkb_cfg_normalize, from the contract's own table of the flags
- * each pattern reads. */
-static void normalize(cpb_cfg *c, uint32_t smem_max)
+ * each pattern reads: parameters the pattern ignores take the defaults,
+ * "max" shared memory smem_max, and shared memory rises to the pattern's
+ * own need. */
+static void normalize(pat_params *p, uint32_t smem_max)
 {
-    unsigned uses = pat_flags(c->pattern);
-    if (!(uses & PF_SELECTIVITY))
-        c->selectivity = 1.0;
-    if (!(uses & PF_BINS))
-        c->bins = 256;
-    if (!(uses & PF_HOT))
-        c->hot = 0.0;
-    if (!(uses & PF_ADDRESSES))
-        c->addresses = 1;
-    if (c->smem_per_wg == CPB_SMEM_MAX)
-        c->smem_per_wg = smem_max;
-    pat_params p;
-    pat_defaults(&p);
-    p.pattern = c->pattern;
-    p.bins = c->bins;
-    uint32_t need = pat_own_smem_bytes(&p);
-    if (c->smem_per_wg < need)
-        c->smem_per_wg = need;
+    pat_canonical(p);
+    if (p->smem_per_wg == CPB_SMEM_MAX)
+        p->smem_per_wg = smem_max;
+    uint32_t need = pat_own_smem_bytes(p);
+    if (p->smem_per_wg < need)
+        p->smem_per_wg = need;
 }
 
 static int push(cpb_cfg_list *l, const cpb_cfg *c)
@@ -264,32 +259,49 @@ static int push(cpb_cfg_list *l, const cpb_cfg *c)
 }
 
 /* The grid in vkbench's order: pattern, n, wg, smem, bins, hot, addresses,
- * selectivity. */
+ * selectivity (then any other harness parameter, in the table's order), the
+ * last varying fastest. */
 static int expand(const sweep *s, int reps, int warmup, uint32_t smem_max, int line, cpb_cfg_list *out, char *err)
 {
-    static const int order[] = { F_PATTERN, F_N, F_WG, F_SMEM, F_BINS, F_HOT, F_ADDR, F_SEL };
-    int idx[8] = { 0 };
-    if (!s->len[F_PATTERN])
+    static const enum pat_param_id vkb_order[] = { PP_N, PP_WG, PP_SMEM_PER_WG, PP_BINS, PP_HOT, PP_ADDRESSES,
+                                                   PP_SELECTIVITY };
+    enum { NV = sizeof vkb_order / sizeof vkb_order[0] };
+    int order[PP_COUNT], nord = 0, idx[PP_COUNT + 1] = { 0 };
+    for (int i = 0; i < NV; i++)
+        order[nord++] = vkb_order[i];
+    for (int i = 0; i < PP_COUNT; i++) {
+        int listed = 0;
+        for (int j = 0; j < NV; j++)
+            listed |= vkb_order[j] == (enum pat_param_id)i;
+        if (!listed && pat_param_get(i)->hmax > 0)
+            order[nord++] = i;
+    }
+    if (!s->npattern)
         return errf(err, "no --pattern given");
     for (;;) {
+        pat_params p;
         cpb_cfg c;
+        pat_defaults(&p);
+        p.pattern = s->pattern[idx[0]];
+        for (int d = 0; d < nord; d++)
+            pat_param_copy(pat_param_get(order[d]), &p, &s->v[idx[d + 1]]);
+        normalize(&p, smem_max);
         memset(&c, 0, sizeof c);
-        c.pattern = (enum pat_id)s->u[F_PATTERN][idx[0]];
-        c.n = s->u[F_N][idx[1]];
-        c.wg = s->u[F_WG][idx[2]];
-        c.smem_per_wg = s->u[F_SMEM][idx[3]];
-        c.bins = s->u[F_BINS][idx[4]];
-        c.hot = s->f[F_HOT][idx[5]];
-        c.addresses = s->u[F_ADDR][idx[6]];
-        c.selectivity = s->f[F_SEL][idx[7]];
+        c.pattern = p.pattern;
+        c.n = (uint32_t)p.n;
+        c.wg = (uint32_t)p.wg;
+        c.smem_per_wg = p.smem_per_wg;
+        c.bins = p.bins;
+        c.hot = p.hot;
+        c.addresses = p.addresses;
+        c.selectivity = p.selectivity;
         c.reps = s->reps >= 0 ? s->reps : reps;
         c.warmup = s->warmup >= 0 ? s->warmup : warmup;
         c.line = line;
-        normalize(&c, smem_max);
         if (push(out, &c))
             return errf(err, "out of memory");
-        int d = 7; /* the last flag varies fastest */
-        while (d >= 0 && ++idx[d] == s->len[order[d]])
+        int d = nord; /* the last flag varies fastest */
+        while (d >= 0 && ++idx[d] == (d ? s->len[order[d - 1]] : s->npattern))
             idx[d--] = 0;
         if (d < 0)
             return 0;

@@ -1,6 +1,8 @@
 /* Flag parsing, grid expansion and normalization of configurations. One
  * table holds each flag's name, kind, range and help, and drives parsing,
- * range checks and --help alike. */
+ * range checks and --help alike: --pattern, --reps and --warmup here, the
+ * parameters (their flags, kinds, defaults, units, help and the harnesses'
+ * ranges) from the contract's table in model/params.c. */
 #include "vkb_cfg.h"
 
 #include <ctype.h>
@@ -16,66 +18,60 @@ typedef enum { OPT_PATTERNS, OPT_U32S, OPT_FRACS, OPT_INT } opt_kind;
 typedef struct opt {
     const char *name;
     opt_kind kind;
-    size_t count_off; /* int counter of the list (or the int itself) */
-    size_t vals_off;
+    const pat_param_desc *d; /* a parameter's; NULL for the others */
     double lo, hi;
     int allow_max; /* accepts the word "max" */
     const char *unit;
     const char *help;
 } opt;
 
-#define F(field) offsetof(vkb_sweep, field)
-
-static const opt opts[] = {
-    {"pattern", OPT_PATTERNS, F(npattern), F(pattern), 0, 0, 0, "",
-     "pattern name(s), or all"},
-    {"n", OPT_U32S, F(nn), F(n), 1, 268435456.0, 0, "threads",
-     "work items, one thread each (default 1048576)"},
-    {"wg", OPT_U32S, F(nwg), F(wg), 1, 1024, 0, "threads",
-     "workgroup size (default 256)"},
-    {"selectivity", OPT_FRACS, F(nsel), F(sel), 0, 1, 0, "fraction",
-     "fraction of threads selected (default 1)"},
-    {"bins", OPT_U32S, F(nbins), F(bins), 1, 16777216.0, 0, "bins",
-     "histogram bins K (default 256)"},
-    {"hot", OPT_FRACS, F(nhot), F(hot), 0, 1, 0, "fraction",
-     "histogram: fraction of threads sent to bin 0 (default 0)"},
-    {"addresses", OPT_U32S, F(naddr), F(addresses), 1, 4194304.0, 0, "lines",
-     "distinct-lines: addresses P, one per 128-byte line (default 1)"},
-    {"smem-per-wg", OPT_U32S, F(nsmem), F(smem), 0, 1048576.0, 1, "bytes",
-     "shared memory per workgroup, or max (default: the pattern's own)"},
-    {"reps", OPT_INT, F(reps), 0, 1, 1000, 0, "",
+static const opt own[] = {
+    {"pattern", OPT_PATTERNS, NULL, 0, 0, 0, "", "pattern name(s), or all"},
+    {"reps", OPT_INT, NULL, 1, 1000, 0, "",
      "timed repetitions per configuration (default 9)"},
-    {"warmup", OPT_INT, F(warmup), 0, 0, 100, 0, "",
+    {"warmup", OPT_INT, NULL, 0, 100, 0, "",
      "untimed repetitions before them (default 2)"},
 };
 
-#define NOPTS (sizeof opts / sizeof opts[0])
+#define NOWN (sizeof own / sizeof own[0])
 
-static const opt *find_opt(const char *name)
+/* The parameter's flag, or NULL when the harnesses take none (seed). */
+static int param_opt(const pat_param_desc *d, opt *o)
 {
-    for (size_t k = 0; k < NOPTS; k++)
-        if (strcmp(opts[k].name, name) == 0)
-            return &opts[k];
-    return NULL;
+    if (d->hmax <= 0)
+        return -1;
+    *o = (opt){d->flag + 2, d->type == PP_DOUBLE ? OPT_FRACS : OPT_U32S, d,
+               d->hmin, d->hmax, pat_param_id(d) == PP_SMEM_PER_WG, d->unit,
+               d->help};
+    return 0;
+}
+
+static int find_opt(const char *name, opt *o)
+{
+    char flag[72];
+    for (size_t k = 0; k < NOWN; k++)
+        if (strcmp(own[k].name, name) == 0) {
+            *o = own[k];
+            return 0;
+        }
+    snprintf(flag, sizeof flag, "--%s", name);
+    const pat_param_desc *d = pat_param_find_flag(flag, strlen(flag));
+    return d ? param_opt(d, o) : -1;
 }
 
 void vkb_sweep_init(vkb_sweep *s)
 {
     memset(s, 0, sizeof *s);
-    s->nn = s->nwg = s->nsel = s->nbins = s->nhot = s->naddr = s->nsmem = 1;
-    s->n[0] = 1048576;
-    s->wg[0] = 256;
-    s->sel[0] = 1.0;
-    s->bins[0] = 256;
-    s->hot[0] = 0.0;
-    s->addresses[0] = 1;
-    s->smem[0] = 0;
+    pat_defaults(&s->v[0]);
+    for (int i = 0; i < PP_COUNT; i++)
+        s->len[i] = 1;
     s->reps = s->warmup = -1;
 }
 
 int vkb_sweep_has_flag(const char *name)
 {
-    return find_opt(name) != NULL;
+    opt o;
+    return find_opt(name, &o) == 0;
 }
 
 /* Decimal, or 2^E for the powers of two that sweeps are made of. */
@@ -105,14 +101,12 @@ static int parse_u64(const char *t, uint64_t *v)
 static int parse_item(const opt *o, const char *t, vkb_sweep *s, int idx,
                       char *err)
 {
-    char *base = (char *)s;
-
     if (o->kind == OPT_PATTERNS) {
         int id = vkb_pattern_find(t);
         if (id < 0)
             return vkb_errf(err, VKB_EUSAGE, "unknown pattern '%s' for --%s",
                             t, o->name);
-        ((int *)(base + o->vals_off))[idx] = id;
+        s->pattern[idx] = id;
         return VKB_OK;
     }
     if (o->kind == OPT_FRACS) {
@@ -124,11 +118,11 @@ static int parse_item(const opt *o, const char *t, vkb_sweep *s, int idx,
             return vkb_errf(err, VKB_EUSAGE,
                             "--%s: '%s' is not a number in [%g, %g]", o->name,
                             t, o->lo, o->hi);
-        ((double *)(base + o->vals_off))[idx] = d;
+        pat_param_set_value(o->d, &s->v[idx], d);
         return VKB_OK;
     }
     if (o->allow_max && strcmp(t, "max") == 0) {
-        ((uint32_t *)(base + o->vals_off))[idx] = VKB_SMEM_MAX;
+        pat_param_set_value(o->d, &s->v[idx], VKB_SMEM_MAX);
         return VKB_OK;
     }
     uint64_t v;
@@ -138,28 +132,28 @@ static int parse_item(const opt *o, const char *t, vkb_sweep *s, int idx,
                         o->name, t, o->lo, o->hi,
                         o->allow_max ? " or max" : "");
     if (o->kind == OPT_INT)
-        *(int *)(base + o->count_off) = (int)v;
+        *(strcmp(o->name, "reps") == 0 ? &s->reps : &s->warmup) = (int)v;
     else
-        ((uint32_t *)(base + o->vals_off))[idx] = (uint32_t)v;
+        pat_param_set_value(o->d, &s->v[idx], (double)v);
     return VKB_OK;
 }
 
 int vkb_sweep_set(vkb_sweep *s, const char *name, const char *value,
                   char *err)
 {
-    const opt *o = find_opt(name);
+    opt o;
     char buf[4096];
     int count = 0;
 
-    if (!o)
+    if (find_opt(name, &o))
         return vkb_errf(err, VKB_EUSAGE, "unknown flag --%s", name);
     if (!value || !*value)
         return vkb_errf(err, VKB_EUSAGE, "--%s needs a value", name);
     if (strlen(value) >= sizeof buf)
         return vkb_errf(err, VKB_EUSAGE, "--%s: value too long", name);
-    if (o->kind == OPT_INT)
-        return parse_item(o, value, s, 0, err);
-    if (o->kind == OPT_PATTERNS && strcmp(value, "all") == 0) {
+    if (o.kind == OPT_INT)
+        return parse_item(&o, value, s, 0, err);
+    if (o.kind == OPT_PATTERNS && strcmp(value, "all") == 0) {
         for (int id = 0; id < VKB_NPATTERNS; id++)
             s->pattern[id] = id;
         s->npattern = VKB_NPATTERNS;
@@ -171,7 +165,7 @@ int vkb_sweep_set(vkb_sweep *s, const char *name, const char *value,
         if (count == VKB_LIST_MAX)
             return vkb_errf(err, VKB_EUSAGE, "--%s: more than %d values",
                             name, VKB_LIST_MAX);
-        int rc = parse_item(o, t, s, count, err);
+        int rc = parse_item(&o, t, s, count, err);
         if (rc)
             return rc;
         count++;
@@ -180,13 +174,39 @@ int vkb_sweep_set(vkb_sweep *s, const char *name, const char *value,
         strstr(value, ",,"))
         return vkb_errf(err, VKB_EUSAGE, "--%s: malformed list '%s'", name,
                         value);
-    *(int *)((char *)s + o->count_off) = count;
+    if (o.d)
+        s->len[pat_param_id(o.d)] = count;
+    else
+        s->npattern = count;
     return VKB_OK;
+}
+
+/* The grid's order: n, wg, smem, bins, hot, addresses, selectivity (then
+ * any other harness parameter, in the table's order), inside the pattern. */
+static int grid_order(int order[PP_COUNT])
+{
+    static const enum pat_param_id first[] = {
+        PP_N, PP_WG, PP_SMEM_PER_WG, PP_BINS, PP_HOT, PP_ADDRESSES,
+        PP_SELECTIVITY};
+    enum { NF = sizeof first / sizeof first[0] };
+    int n = 0;
+    for (int i = 0; i < NF; i++)
+        order[n++] = first[i];
+    for (int i = 0; i < PP_COUNT; i++) {
+        int listed = 0;
+        for (int j = 0; j < NF; j++)
+            listed |= first[j] == (enum pat_param_id)i;
+        if (!listed && pat_param_get(i)->hmax > 0)
+            order[n++] = i;
+    }
+    return n;
 }
 
 int vkb_sweep_expand(const vkb_sweep *s, int reps, int warmup, int line,
                      vkb_cfg_list *out, char *err)
 {
+    int order[PP_COUNT], idx[PP_COUNT + 1] = {0};
+    int nord = grid_order(order);
     vkb_cfg c;
 
     if (s->npattern == 0)
@@ -195,40 +215,58 @@ int vkb_sweep_expand(const vkb_sweep *s, int reps, int warmup, int line,
     c.reps = s->reps >= 0 ? s->reps : reps;
     c.warmup = s->warmup >= 0 ? s->warmup : warmup;
     c.line = line;
-    for (int a = 0; a < s->npattern; a++)
-    for (int b = 0; b < s->nn; b++)
-    for (int d = 0; d < s->nwg; d++)
-    for (int e = 0; e < s->nsmem; e++)
-    for (int f = 0; f < s->nbins; f++)
-    for (int g = 0; g < s->nhot; g++)
-    for (int h = 0; h < s->naddr; h++)
-    for (int k = 0; k < s->nsel; k++) {
-        c.pattern = s->pattern[a];
-        c.n = s->n[b];
-        c.wg = s->wg[d];
-        c.smem_per_wg = s->smem[e];
-        c.bins = s->bins[f];
-        c.hot = s->hot[g];
-        c.addresses = s->addresses[h];
-        c.selectivity = s->sel[k];
+    for (;;) {
+        pat_params p;
+        pat_defaults(&p);
+        for (int d = 0; d < nord; d++)
+            pat_param_copy(pat_param_get(order[d]), &p, &s->v[idx[d + 1]]);
+        c.pattern = s->pattern[idx[0]];
+        c.n = (uint32_t)p.n;
+        c.wg = (uint32_t)p.wg;
+        c.smem_per_wg = p.smem_per_wg;
+        c.bins = p.bins;
+        c.hot = p.hot;
+        c.addresses = p.addresses;
+        c.selectivity = p.selectivity;
         if (vkb_cfg_list_push(out, &c))
             return vkb_errf(err, VKB_EFAIL, "out of memory");
+        int d = nord; /* the last flag varies fastest */
+        while (d >= 0 && ++idx[d] == (d ? s->len[order[d - 1]] : s->npattern))
+            idx[d--] = 0;
+        if (d < 0)
+            return VKB_OK;
     }
-    return VKB_OK;
+}
+
+static void help_line(FILE *f, const opt *o, const char *def)
+{
+    char range[64] = "";
+    if (o->kind == OPT_FRACS)
+        snprintf(range, sizeof range, "[%g, %g]", o->lo, o->hi);
+    else if (o->kind != OPT_PATTERNS)
+        snprintf(range, sizeof range, "[%.0f, %.0f]", o->lo, o->hi);
+    fprintf(f, "  --%-14s %-22s %s%s%s%s%s\n", o->name, range, o->help,
+            o->allow_max ? ", or max" : "", def, *o->unit ? "; " : "",
+            o->unit);
 }
 
 void vkb_sweep_help(FILE *f)
 {
-    for (size_t k = 0; k < NOPTS; k++) {
-        const opt *o = &opts[k];
-        char range[64] = "";
-        if (o->kind == OPT_FRACS)
-            snprintf(range, sizeof range, "[%g, %g]", o->lo, o->hi);
-        else if (o->kind != OPT_PATTERNS)
-            snprintf(range, sizeof range, "[%.0f, %.0f]", o->lo, o->hi);
-        fprintf(f, "  --%-14s %-22s %s%s%s\n", o->name, range, o->help,
-                *o->unit ? "; " : "", o->unit);
+    opt o;
+    help_line(f, &own[0], "");
+    for (int i = 0; i < PP_COUNT; i++) {
+        const pat_param_desc *d = pat_param_get(i);
+        char def[64];
+        if (param_opt(d, &o))
+            continue;
+        if (d->show == PP_SHOW_IF_SET) /* 0 means unset */
+            snprintf(def, sizeof def, " (default: the pattern's own)");
+        else
+            snprintf(def, sizeof def, " (default %s)", d->def);
+        help_line(f, &o, def);
     }
+    for (size_t k = 1; k < NOWN; k++)
+        help_line(f, &own[k], "");
 }
 
 void vkb_cfg_normalize(vkb_cfg *c, uint32_t smem_max)

@@ -1,6 +1,7 @@
 /* One measured configuration, the sweep (comma-list grid) that expands into
  * many, and the one option table that parses the contract's flags both on
- * the command line and in plan files. */
+ * the command line and in plan files (its parameters' names, kinds, ranges
+ * and help from the contract's table, model/params.c). */
 #ifndef VKB_CFG_H
 #define VKB_CFG_H
 
@@ -8,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../../model/params.h"
 #include "vkb_pattern.h"
 
 /* "--smem-per-wg max": the device's maxComputeSharedMemorySize, resolved
@@ -30,12 +32,13 @@ typedef struct vkb_cfg {
     int line; /* plan line it came from, 0 for the command line */
 } vkb_cfg;
 
+/* A list per flag: the patterns, and per parameter of the contract's table
+ * (model/params.h) len[id] values, value k in v[k]'s field. */
 typedef struct vkb_sweep {
-    int npattern, nn, nwg, nsel, nbins, nhot, naddr, nsmem;
+    int npattern;
     int pattern[VKB_LIST_MAX];
-    uint32_t n[VKB_LIST_MAX], wg[VKB_LIST_MAX], bins[VKB_LIST_MAX];
-    uint32_t addresses[VKB_LIST_MAX], smem[VKB_LIST_MAX];
-    double sel[VKB_LIST_MAX], hot[VKB_LIST_MAX];
+    int len[PP_COUNT];
+    pat_params v[VKB_LIST_MAX];
     int reps, warmup; /* -1: the run's default */
 } vkb_sweep;
 
