@@ -88,6 +88,7 @@ static void print_text(const tbl_table *t, const tbl_answer *a)
     printf("  gpu: %s (config %s, hash %s); kernel %.6g us from the %s, host launch %.6g us, PCIe %.6g GB/s\n",
            tbl_gpu_name(t), tbl_gpu_config_path(t), tbl_config_hash(t), a->gpu_kernel_us, source_name(a->source),
            pol->host_launch_us, pol->pcie_bandwidth_gbps);
+    printf("  trust: %s\n", tbl_gpu_trust(t));
     printf("  cpu: %s; compute %.6g us\n", tbl_cpu_name(t), a->cpu_compute_us);
     /* The bands are the model's residuals even where the simulator made the
      * time: say so rather than let a simulator cell borrow their authority. */
@@ -107,8 +108,9 @@ static void print_json(const tbl_table *t, const tbl_answer *a)
            dsp_target_name(a->d.cost_target), dsp_target_name(a->d.seed_target), dsp_reason_name(a->d.seed_reason));
     printf("  \"density_fraction\": %.6g,\n  \"penalty\": %.6g,\n  \"inhibited\": %s,\n  \"extrapolated\": %s,\n",
            a->density_fraction, a->d.penalty, a->d.inhibited ? "true" : "false", a->extrapolated ? "true" : "false");
-    printf("  \"data_on\": \"%s\",\n  \"source\": \"%s\",\n  \"gpu\": \"%s\",\n  \"config_hash\": \"%s\",\n  \"cpu\": \"%s\"\n}\n",
-           dsp_data_on_name(a->data_on), source_name(a->source), tbl_gpu_name(t), tbl_config_hash(t), tbl_cpu_name(t));
+    printf("  \"data_on\": \"%s\",\n  \"source\": \"%s\",\n  \"gpu\": \"%s\",\n  \"config_hash\": \"%s\",\n",
+           dsp_data_on_name(a->data_on), source_name(a->source), tbl_gpu_name(t), tbl_config_hash(t));
+    printf("  \"trust\": \"%s\",\n  \"cpu\": \"%s\"\n}\n", tbl_gpu_trust(t), tbl_cpu_name(t));
 }
 
 #define CSV_ANSWER_HEADER                                                                                       \

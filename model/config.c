@@ -327,6 +327,10 @@ uint64_t cfg_hash(const cfg_config *cfg)
     uint64_t h = 1469598103934665603ull;
     char buf[128];
     for (size_t i = 0; i < n; i++) {
+        /* a label says what the config is, not what it computes: a table
+         * made before the label was added keeps its hash */
+        if (opts[i].source == CFG_SRC_LABEL)
+            continue;
         int len = snprintf(buf, sizeof buf, "%s.%s=", opts[i].section, opts[i].key);
         cfg_format(cfg, &opts[i], buf + len, sizeof buf - (size_t)len);
         for (const char *p = buf; *p; p++) {

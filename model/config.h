@@ -24,6 +24,7 @@ enum cfg_cas_service { CFG_CAS_ARRIVAL = 0, CFG_CAS_RANDOM = 1, CFG_CAS_CLASS = 
 
 typedef struct cfg_gpu {
     char name[CFG_NAME_MAX];
+    char trust[CFG_NAME_MAX];          /* how far its values are borne out, for reports (no hash) */
     int sm_count;
     double sm_clock_mhz;
     int subgroup_size;
@@ -168,6 +169,7 @@ enum cfg_source {
     CFG_SRC_HAND,       /* fitted by hand to measured rows */
     CFG_SRC_ESTIMATE,   /* an estimate no source gives */
     CFG_SRC_SETTING,    /* not a hardware fact: a simulator, model or dispatch setting */
+    CFG_SRC_LABEL,      /* describes the config for reports; enters no result and no cfg_hash */
     CFG_SRC_COUNT
 };
 

@@ -27,6 +27,7 @@ static const char *const cas_service_names[] = { "arrival", "random", "class", N
 static const cfg_option options[] = {
     /* section  key                          type        offset                              min   max      default  unit      source  help */
     { "gpu", "name", CFG_STRING, OFF(gpu.name), 0, 0, "generic", "", CFG_SRC_MICROBENCH, NULL, "GPU name, for reports" },
+    { "gpu", "trust", CFG_STRING, OFF(gpu.trust), 0, 0, "uncalibrated", "", CFG_SRC_LABEL, NULL, "how far the values are borne out: calibrated on a dataset, validated on one without a fit, or uncalibrated; shown with results" },
     { "gpu", "sm_count", CFG_INT, OFF(gpu.sm_count), 1, 1024, "132", "SMs", CFG_SRC_MICROBENCH, NULL, "streaming multiprocessors" },
     { "gpu", "sm_clock_mhz", CFG_DOUBLE, OFF(gpu.sm_clock_mhz), 1, 10000, "1755", "MHz", CFG_SRC_MICROBENCH, NULL, "SM clock while the kernel runs (cycles -> time)" },
     { "gpu", "subgroup_size", CFG_INT, OFF(gpu.subgroup_size), 1, 128, "32", "lanes", CFG_SRC_MICROBENCH, NULL, "threads per warp/subgroup" },
@@ -136,6 +137,7 @@ static const char *const source_names[CFG_SRC_COUNT] = {
     [CFG_SRC_HAND] = "hand",
     [CFG_SRC_ESTIMATE] = "estimate",
     [CFG_SRC_SETTING] = "setting",
+    [CFG_SRC_LABEL] = "label",
 };
 
 static const char *const source_helps[CFG_SRC_COUNT] = {
@@ -148,6 +150,7 @@ static const char *const source_helps[CFG_SRC_COUNT] = {
     [CFG_SRC_HAND] = "fitted by hand to measured rows (`docs/findings.md`)",
     [CFG_SRC_ESTIMATE] = "an estimate that no source gives",
     [CFG_SRC_SETTING] = "not a hardware fact: a simulator, model or dispatch setting",
+    [CFG_SRC_LABEL] = "describes the config for reports (run, sweep, dispatch, plots): enters no result and no config hash",
 };
 
 const char *cfg_source_name(enum cfg_source s)

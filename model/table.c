@@ -36,7 +36,7 @@ typedef struct tbl_pattern {
 } tbl_pattern;
 
 struct tbl_table {
-    char gpu[CFG_NAME_MAX], gpu_path[512], cpu[CFG_NAME_MAX];
+    char gpu[CFG_NAME_MAX], gpu_path[512], cpu[CFG_NAME_MAX], trust[CFG_NAME_MAX];
     char hash[24];
     dsp_policy policy;
     cfg_config occ;                   /* the GPU's occupancy limits (the rest: defaults) */
@@ -310,6 +310,12 @@ int tbl_load(const char *path, tbl_table **out, char err[CFG_ERR_MAX])
              load_occupancy(t, gpu, err) == 0) {
         copy_name(t->gpu, sizeof t->gpu, cJSON_GetObjectItemCaseSensitive(gpu, "name"));
         copy_name(t->gpu_path, sizeof t->gpu_path, cJSON_GetObjectItemCaseSensitive(gpu, "config_path"));
+        /* gpu.config.gpu.trust; a table exported before configs stated it has none */
+        const cJSON *cg = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(gpu, "config"), "gpu");
+        const cJSON *trust = cJSON_GetObjectItemCaseSensitive(cg, "trust");
+        snprintf(t->trust, sizeof t->trust, "%s", "not stated in the table");
+        if (cJSON_IsString(trust))
+            copy_name(t->trust, sizeof t->trust, trust);
         copy_name(t->hash, sizeof t->hash, cJSON_GetObjectItemCaseSensitive(gpu, "config_hash"));
         copy_name(t->cpu, sizeof t->cpu, cJSON_GetObjectItemCaseSensitive(cpu, "name"));
         rc = 0;
@@ -351,6 +357,11 @@ const char *tbl_gpu_name(const tbl_table *t)
 const char *tbl_gpu_config_path(const tbl_table *t)
 {
     return t->gpu_path;
+}
+
+const char *tbl_gpu_trust(const tbl_table *t)
+{
+    return t->trust;
 }
 
 const char *tbl_config_hash(const tbl_table *t)

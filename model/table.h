@@ -72,6 +72,8 @@ int tbl_lookup(const tbl_table *t, const tbl_query *q, tbl_answer *a, char err[C
 /* What the table was made from. */
 const char *tbl_gpu_name(const tbl_table *t);
 const char *tbl_gpu_config_path(const tbl_table *t);
+/* The GPU config's trust level (gpu.trust) as the table recorded it. */
+const char *tbl_gpu_trust(const tbl_table *t);
 const char *tbl_config_hash(const tbl_table *t);
 const char *tbl_cpu_name(const tbl_table *t);
 const dsp_policy *tbl_policy(const tbl_table *t);

@@ -8,6 +8,8 @@
 #   out      output path without extension          (required)
 #   w, h     image size (default 1800 x 1350)
 if (!exists("gpu") || !exists("datadir") || !exists("out")) { print "contention.gp: set gpu, datadir and out"; exit status 2 }
+# the config's gpu.trust, shown beside its name
+if (!exists("trust")) { trust = "trust not given" }
 if (!exists("w")) { w = 1800 }
 if (!exists("h")) { h = 1350 }
 load datadir . "/" . gpu . "-contention.gpi"
@@ -20,7 +22,7 @@ do for [fmt in "png svg"] {
         set terminal svg size w, h font ",10" noenhanced background rgb "white"
     }
     set output out . "." . fmt
-    set multiplot layout 3, 4 title sprintf("%s: time against contention, measured (median, min..max), simulated and modelled", gpu) font ",14"
+    set multiplot layout 3, 4 title sprintf("%s (%s): time against contention, measured (median, min..max), simulated and modelled", gpu, trust) font ",14"
     set logscale xy
     set autoscale xfix
     set grid

@@ -6,6 +6,7 @@
 # unchanged (study CSVs, cost tables; prep_validation.sh keeps its sweep).
 #   plots/out/contention-GPU             time against contention per pattern
 #   plots/out/predicted-vs-measured-GPU  every measured configuration
+#   (titles name each config's gpu.trust)
 #   plots/out/decision-map-CONFIG        the faster side per cell (cost rule), where
 #                                        the seed rule departs from it, its 10% line
 #   plots/out/study-*, whatif-l2         the studies; answers.md: their answers
@@ -34,14 +35,15 @@ plots: plots-gnuplot $(B)/atomsim $(STUDY_CSV) $(PLOT_COSTS)
 	@start=$$(date +%s); set -e; \
 	for g in $(PLOT_GPUS); do \
 	  ATOMSIM=$(B)/atomsim MAX_EVENTS=$(PLOT_MAX_EVENTS) bash plots/prep_validation.sh $$g $(PLOTS_DATA); \
-	  gnuplot -e "gpu='$$g'; datadir='$(PLOTS_DATA)'; out='$(PLOTS_OUT)/contention-$$g'" plots/contention.gp; \
-	  gnuplot -e "gpu='$$g'; datadir='$(PLOTS_DATA)'; out='$(PLOTS_OUT)/predicted-vs-measured-$$g'" plots/predicted_vs_measured.gp; \
+	  tr=$$($(B)/atomsim config --dump --config configs/$$g.ini | sed -n 's/^trust = //p'); \
+	  gnuplot -e "gpu='$$g'; trust=\"$$tr\"; datadir='$(PLOTS_DATA)'; out='$(PLOTS_OUT)/contention-$$g'" plots/contention.gp; \
+	  gnuplot -e "gpu='$$g'; trust=\"$$tr\"; datadir='$(PLOTS_DATA)'; out='$(PLOTS_OUT)/predicted-vs-measured-$$g'" plots/predicted_vs_measured.gp; \
 	done; \
 	for c in $(PLOT_CONFIGS); do \
-	  t=$(PLOTS_COSTS)/$$c-costs.csv; d=$(PLOTS_DATA)/decisions-$$c; \
+	  t=$(PLOTS_COSTS)/$$c-costs.csv; d=$(PLOTS_DATA)/decisions-$$c; tr=$$($(B)/atomsim config --dump --config configs/$$c.ini | sed -n 's/^trust = //p'); \
 	  if bash plots/prep_decisions.sh $$t $$d-compaction compaction selectivity wg=256 smem_per_wg=0 && \
 	     bash plots/prep_decisions.sh $$t $$d-histogram histogram bins hot=0 wg=256 smem_per_wg=0; then \
-	    gnuplot -e "out='$(PLOTS_OUT)/decision-map-$$c'; panels=2; title='$$c: the faster side by predicted cost, and where the seed rule departs from it (atomsim export, wg = 256, no extra shared memory)'; d1='$$d-compaction'; t1='compaction'; d2='$$d-histogram'; t2='histogram (hot = 0)'" plots/decision_map.gp; \
+	    gnuplot -e "out='$(PLOTS_OUT)/decision-map-$$c'; panels=2; title=\"$$c ($$tr): the faster side by predicted cost, and where the seed rule departs from it (atomsim export, wg = 256, no extra shared memory)\"; d1='$$d-compaction'; t1='compaction'; d2='$$d-histogram'; t2='histogram (hot = 0)'" plots/decision_map.gp; \
 	  fi; \
 	done; \
 	bash plots/studies.sh $(PLOTS_STUDIES) $(PLOTS_DATA)/series $(PLOTS_OUT) $(PLOTS_COSTS); \

@@ -6,6 +6,8 @@
 # Renders OUT.png and OUT.svg.  Variables (gnuplot -e):
 #   gpu, datadir, out (required); w, h image size (default 1800 x 800)
 if (!exists("gpu") || !exists("datadir") || !exists("out")) { print "predicted_vs_measured.gp: set gpu, datadir and out"; exit status 2 }
+# the config's gpu.trust, shown beside its name
+if (!exists("trust")) { trust = "trust not given" }
 if (!exists("w")) { w = 1800 }
 if (!exists("h")) { h = 800 }
 load datadir . "/" . gpu . "-pvm.gpi"
@@ -28,7 +30,7 @@ do for [fmt in "png svg"] {
         set terminal svg size w, h font ",11" noenhanced background rgb "white"
     }
     set output out . "." . fmt
-    set multiplot layout 1, 2 title sprintf("%s: predicted against measured time, %d measured configurations", gpu, measured) font ",14"
+    set multiplot layout 1, 2 title sprintf("%s (%s): predicted against measured time, %d measured configurations", gpu, trust, measured) font ",14"
     set logscale xy
     set xrange [lo:hi]
     set yrange [lo:hi]

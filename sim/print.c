@@ -76,6 +76,7 @@ void prn_text(FILE *f, const cfg_config *cfg, const pat_params *p, const char *e
     const atom_stat_column *c = atom_stat_columns(&n);
     pat_describe(p, shown, sizeof shown);
     fprintf(f, "%s on %s (%s engine):%s\n", pat_name(p->pattern), cfg->gpu.name, engine, shown);
+    fprintf(f, "  %-34s %s\n", "trust", cfg->gpu.trust);
     fprintf(f, "  %-34s %.3f\n", "time_us", s->time_us);
     for (size_t i = 0; i < n; i++) {
         if (!strcmp(c[i].name, "time_us"))

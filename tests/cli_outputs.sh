@@ -165,6 +165,19 @@ for f in configs/*.ini; do
     check "$f loads and its dump round-trips" cmp -s <(tail -n +2 "$tmp/c1.ini") <(tail -n +2 "$tmp/out")
     capture "$A" run --config "$f" --pattern counter --n 4096 --format csv
     check "$f runs a small counter" test "$rc" -eq 0 -a ! -s "$tmp/err" -a "$(wc -l <"$tmp/out")" -eq 2
+    # a GPU config states its own trust level (an overlay is not a GPU config)
+    case $f in *.calibrated.ini) ;; *) check "$f states gpu.trust itself" grep -q '^trust = ' "$f" ;; esac
 done
+
+# --- the trust level is shown with results -------------------------------------
+capture "$A" run --config configs/h100.ini --pattern counter --n 4096
+check "run's text names the config's trust level" grep -qx '  trust  *calibrated on validate/data/h100.csv' "$tmp/out"
+capture "$A" run --config configs/a100.ini --pattern counter --n 4096 --format json
+check "run's JSON carries gpu.trust" python3 -c "import json,sys; assert json.load(open('$tmp/out'))['config']['gpu']['trust'] == 'uncalibrated'"
+capture "$A" dispatch --table tables/h200.json --pattern counter --n 4096
+check "dispatch names the table's trust level" grep -qx '  trust: the H100.s fit, validated on validate/data/h200.csv' "$tmp/out"
+h1=$("$A" config --config configs/h100.ini --dump | sed -n 's/.*hash \([0-9a-f]*\).*/\1/p' | head -1)
+h2=$("$A" config --config configs/h100.ini -p gpu.trust=other --dump | sed -n 's/.*hash \([0-9a-f]*\).*/\1/p' | head -1)
+check_eval "gpu.trust enters no config hash ($h1)" "[ -n '$h1' ] && [ '$h1' = '$h2' ]"
 
 finish
