@@ -29,7 +29,7 @@ else
     diff docs/config-keys.md "$tmp/keys.md" | head -8 | sed 's/^/       /'
 fi
 
-sources='spec|microbenchmark|calibrate|hand|estimate|setting'
+sources='spec|microbenchmark|calibrate|hand|estimate|setting|label'
 # The table's rows: "| section | key | type | default | unit | bounds | source | help |"
 # (no cell holds an unescaped '|'), minus the header and the rule under it.
 awk -F' \\| ' '/^\| / && !/^\| section \|/ && !/^\| --- / { print $1 "." $2, $7, NF }' "$tmp/keys.md" |
