@@ -2,6 +2,7 @@
 #include "check_report.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* ---- atomsim check ---------------------------------------------------------- */
 
@@ -37,4 +38,89 @@ void crep_check(const chk_report *rep, const cfg_config *cfg, const char *data, 
     if (!csv)
         printf("\n%d checks, %d drifted past their tolerance; seeds are reported, never failed\n", rep->count,
                rep->drifted);
+}
+
+/* ---- atomsim check --against sim ---------------------------------------------- */
+
+static void describe_point(char *buf, size_t len, const mvs_point *p)
+{
+    mvs_describe(buf, len, &p->p);
+    size_t u = strlen(buf);
+    snprintf(buf + u, len - u, ": %+.1f%% (%.4g vs %.4g us)", 100 * mvs_error(p), p->model_us, p->sim_us);
+}
+
+static const char *verdict(const mvs_score *s)
+{
+    return !s->scored ? "not scored" : s->meets ? "met" : "MISSED";
+}
+
+static void print_line(const char *name, const mvs_score *s, int csv)
+{
+    char worst[256] = "";
+    if (s->worst_pt)
+        describe_point(worst, sizeof worst, s->worst_pt);
+    if (csv) {
+        printf("%s,%d,%d,%d,%d,%.6g,%.6g,%s,\"%s\"\n", name, s->rows, s->unfinished, s->failed, s->scored,
+               s->median, s->p90, verdict(s), worst);
+        return;
+    }
+    printf("%-19s %5d %10d %6d %6d %8.2f %8.2f  %-10s %s\n", name, s->rows, s->unfinished, s->failed, s->scored,
+           100 * s->median, 100 * s->p90, verdict(s), worst);
+}
+
+int crep_mvs_rows(const char *path, const mvs_point *pts, uint64_t n)
+{
+    static const char *const status[] = { "scored", "unfinished", "failed" };
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs("pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,sim_us,model_us,error,status\n", f);
+    for (uint64_t i = 0; i < n; i++) {
+        const mvs_point *p = &pts[i];
+        const pat_params *q = &p->p;
+        fprintf(f, "%s,%llu,%d,%.9g,%u,%.9g,%u,%u,", pat_name(q->pattern), (unsigned long long)q->n, q->wg,
+                q->selectivity, q->bins, q->hot, q->addresses, q->smem_per_wg);
+        /* a time is written only when its engine finished */
+        if (p->status == MVS_SCORED)
+            fprintf(f, "%.9g,%.9g,%.6g", p->sim_us, p->model_us, mvs_error(p));
+        else if (p->status == MVS_UNFINISHED)
+            fprintf(f, ",%.9g,", p->model_us);
+        else
+            fputs(",,", f);
+        fprintf(f, ",%s\n", status[p->status]);
+    }
+    int bad = fflush(f) || ferror(f);
+    return fclose(f) || bad ? -1 : 0;
+}
+
+void crep_mvs(const mvs_report *rep, const crep_mvs_run *run, int csv)
+{
+    int n = rep->npatterns;
+    if (csv)
+        printf("pattern,rows,unfinished,failed,scored,median,p90,goals,worst\n");
+    else {
+        printf("atomsim check --against sim: %s (hash %016llx), seed %llu, %llu points over %d pattern%s, n %s, "
+               "sim.max_events %g\n",
+               run->config_path, run->hash, run->seed, run->points, n, n == 1 ? "" : "s", run->n_range,
+               run->max_events);
+        printf("error = |model/sim - 1| over the scored rows; goals: median <= %g%%, p90 <= %g%%\n\n",
+               100 * MVS_GOAL_MEDIAN, 100 * MVS_GOAL_P90);
+        printf("%-19s %5s %10s %6s %6s %8s %8s  %-10s %s\n", "pattern", "rows", "unfinished", "failed", "scored",
+               "median%", "p90%", "goals", "worst");
+    }
+    /* patterns in the table's order, whatever the order of --only */
+    for (int id = 0; id < PAT_COUNT; id++)
+        if (rep->listed[id])
+            print_line(pat_name((enum pat_id)id), &rep->per[id], csv);
+    print_line("all", &rep->all, csv);
+    if (csv)
+        return;
+    printf("\n%d of %d pattern%s miss%s a goal", rep->missed, n, n == 1 ? "" : "s", rep->missed == 1 ? "es" : "");
+    for (int id = 0, first = 1; id < PAT_COUNT; id++)
+        if (rep->listed[id] && !rep->per[id].meets) {
+            printf("%s%s", first ? ": " : ", ", pat_name((enum pat_id)id));
+            first = 0;
+        }
+    printf("; %d row%s unfinished within sim.max_events (not scored)\n", rep->all.unfinished,
+           rep->all.unfinished == 1 ? "" : "s");
 }

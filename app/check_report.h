@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "../validate/check_formulas.h"
+#include "../validate/model_vs_sim.h"
 
 /* `atomsim check`: with csv, the CSV table alone (formula, against, metric,
  * value, tolerance, points, within, status, where); as text, a header
@@ -17,5 +18,25 @@
  * its path, NULL when none was checked), the table, and the count of
  * drifts. */
 void crep_check(const chk_report *rep, const cfg_config *cfg, const char *data, int csv);
+
+/* `atomsim check --against sim`: what the header says of the run. */
+typedef struct crep_mvs_run {
+    const char *config_path;
+    unsigned long long hash;           /* the config's, before the event budget */
+    unsigned long long seed, points;
+    const char *n_range;               /* as given to the plan */
+    double max_events;
+} crep_mvs_run;
+
+/* The scores: with csv, a header line and one row per listed pattern and
+ * `all` (pattern, rows, unfinished, failed, scored, median, p90, goals,
+ * worst); as text, a header naming the run and the goals, the same table
+ * and a line counting the patterns that miss a goal and the unfinished
+ * rows.  Patterns in the table's order. */
+void crep_mvs(const mvs_report *rep, const crep_mvs_run *run, int csv);
+
+/* --rows-out: every point with both times, its error and status, as CSV
+ * into the file `path`.  0, or -1 with errno set. */
+int crep_mvs_rows(const char *path, const mvs_point *pts, uint64_t n);
 
 #endif

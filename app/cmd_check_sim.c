@@ -2,33 +2,24 @@
  * to the simulator on random configurations.  The grid of `atomsim check`
  * sweeps one axis at a time around defaults; this draws its points the way
  * `atomsim plan --random` does (the same generator, called as a command, so
- * that the two never drift apart), runs both engines on each on the worker
- * pool that sweep and export share (pool.h), and scores |model/sim - 1| per
- * pattern against the project's goals.  Exit status: 0 every pattern meets
- * both goals, 1 one misses (or a run failed), 2 bad usage. */
+ * that the two never drift apart) and hands them to validate/model_vs_sim.c,
+ * which runs both engines on each on the worker pool that sweep and export
+ * share (pool.h) and scores |model/sim - 1| per pattern against the
+ * project's goals; check_report.c prints the scores.  Exit status: 0 every
+ * pattern meets both goals, 1 one misses (or a run failed), 2 bad usage. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
-
+#include "../validate/model_vs_sim.h"
 #include "args.h"
+#include "check_report.h"
 #include "commands.h"
-#include "../util/pool.h"
 #include "sweep.h"
 
 #define CMD "check"
-
-/* The project's accuracy goals for the model against the simulator: the
- * median and 90th percentile of |model/sim - 1| over random configurations.
- * They are fixed here as goals, not fitted to what the model reaches today:
- * a pattern that misses them is reported as missing them. */
-#define GOAL_MEDIAN 0.05
-#define GOAL_P90 0.15
 
 #define DEFAULT_POINTS 600
 #define MAX_POINTS 100000
@@ -59,7 +50,7 @@ static void usage(FILE *f)
             "point with both times.  Seed S in [1, 4294967295], default %d.\n"
             "Exit status: 0 every pattern meets the goals, 1 one misses them (a pattern with no\n"
             "scored row does too) or a run failed, 2 bad usage.\n",
-            DEFAULT_POINTS, N_RANGE, DEFAULT_MAX_EVENTS, 100 * GOAL_MEDIAN, 100 * GOAL_P90, DEFAULT_SEED);
+            DEFAULT_POINTS, N_RANGE, DEFAULT_MAX_EVENTS, 100 * MVS_GOAL_MEDIAN, 100 * MVS_GOAL_P90, DEFAULT_SEED);
 }
 
 /* ---- the command line ------------------------------------------------------ */
@@ -248,15 +239,6 @@ static int draw_points(const chs_opts *o, char path[PATH_LEN])
 
 /* ---- the points ------------------------------------------------------------------ */
 
-/* One point: its parameters, both engines' times, or why it is not scored. */
-enum chs_status { CHS_SCORED, CHS_UNFINISHED, CHS_FAILED };
-
-typedef struct chs_point {
-    pat_params p;
-    double sim_us, model_us;
-    enum chs_status status;
-} chs_point;
-
 static int split(char *line, char **f, int max)
 {
     int n = 0;
@@ -273,7 +255,7 @@ static int split(char *line, char **f, int max)
 /* Reads the plan's CSV back into parameters, each column through the flag
  * of the same name (the parameter table's), as `run` and `sweep --points`
  * read them.  Returns 0, or -1 after an error line. */
-static int read_points(const char *path, chs_point *pts, uint64_t count)
+static int read_points(const char *path, mvs_point *pts, uint64_t count)
 {
     /* the columns cmd_plan.c writes */
     static const char *const cols[] = { "pattern", "n", "wg", "selectivity", "bins", "hot", "addresses", "smem_per_wg" };
@@ -314,198 +296,13 @@ static int read_points(const char *path, chs_point *pts, uint64_t count)
     return 0;
 }
 
-/* ---- running both engines on the pool ------------------------------------------------ */
-
-typedef struct chs_result {
-    int sim_rc, model_rc, budget;
-    double sim_us, model_us;
-    char sim_err[CFG_ERR_MAX], model_err[CFG_ERR_MAX];
-} chs_result;
-
-typedef struct chs_jobs {
-    const cfg_config *cfg;             /* the event budget on top */
-    chs_point *pts;
-} chs_jobs;
-
-static void describe_params(char *buf, size_t len, const pat_params *q)
+/* A point an engine failed on, said as it comes (in point order). */
+static void report_fault(void *ctx, const mvs_point *pt, const char *engine, const char *why)
 {
-    unsigned fl = pat_flags(q->pattern);
-    size_t u;
-    snprintf(buf, len, "n=%llu wg=%d", (unsigned long long)q->n, q->wg);
-#define ADD(...) (u = strlen(buf), snprintf(buf + u, len - u, __VA_ARGS__))
-    if (fl & PF_SELECTIVITY)
-        ADD(" S=%g", q->selectivity);
-    if (fl & PF_BINS)
-        ADD(" K=%u", q->bins);
-    if (fl & PF_HOT && q->hot > 0)
-        ADD(" F=%g", q->hot);
-    if (fl & PF_ADDRESSES)
-        ADD(" P=%u", q->addresses);
-    if (q->smem_per_wg)
-        ADD(" smem=%u", q->smem_per_wg);
-#undef ADD
-}
-
-/* In a worker: the simulator, then the model, on one point. */
-static void job_run(void *ctx, uint64_t pos, void *result)
-{
-    chs_jobs *j = ctx;
-    chs_result *r = result;
-    const pat_params *p = &j->pts[pos].p;
-    atom_stats st;
-    r->sim_rc = cli_sim_engine(j->cfg, p, &st, r->sim_err);
-    r->sim_us = r->sim_rc ? NAN : st.time_us;
-    /* The engine fails with 1 both when it runs out of events and when its
-     * functional check fails; only the first is a row to count rather than
-     * a fault, so the budget is told apart by the engine's message (as
-     * export --engine sim does). */
-    r->budget = r->sim_rc == 1 && strstr(r->sim_err, "event budget") != NULL;
-    r->model_rc = cli_model_engine(j->cfg, p, &st, r->model_err);
-    r->model_us = r->model_rc ? NAN : st.time_us;
-}
-
-/* In the parent, in point order: a fault is reported here, so stderr is
- * the same for any -j. */
-static int job_done(void *ctx, uint64_t pos, void *result)
-{
-    chs_jobs *j = ctx;
-    const chs_result *r = result;
-    chs_point *pt = &j->pts[pos];
-    pt->sim_us = r->sim_us;
-    pt->model_us = r->model_us;
-    pt->status = CHS_SCORED;
-    const char *why = NULL;
-    if (r->model_rc)
-        why = r->model_err;
-    else if (r->budget)
-        pt->status = CHS_UNFINISHED;
-    else if (r->sim_rc)
-        why = r->sim_err;
-    else if (!(r->sim_us > 0 && isfinite(r->sim_us) && isfinite(r->model_us)))
-        why = "a time that is not a finite positive number";
-    if (why) {
-        char d[256];
-        describe_params(d, sizeof d, &pt->p);
-        cli_error(CMD, "%s %s (%s): %s", pat_name(pt->p.pattern), d, r->model_rc ? "model" : "simulator", why);
-        pt->status = CHS_FAILED;
-    }
-    return 0;
-}
-
-static void job_describe(void *ctx, uint64_t pos, char *buf, size_t len)
-{
-    chs_jobs *j = ctx;
     char d[256];
-    describe_params(d, sizeof d, &j->pts[pos].p);
-    snprintf(buf, len, "%s %s", pat_name(j->pts[pos].p.pattern), d);
-}
-
-/* Returns 0, or 1 when the pool itself failed (said on stderr); a point
- * that failed is marked CHS_FAILED. */
-static int run_points(const cfg_config *cfg, int jobs, chs_point *pts, uint64_t count)
-{
-    chs_jobs j = { cfg, pts };
-    pool_ops ops = { sizeof(chs_result), job_run, job_done, job_describe, CMD, "points" };
-    return pool_run(&ops, &j, count, jobs, 1);
-}
-
-/* ---- scoring ------------------------------------------------------------------------ */
-
-typedef struct chs_score {
-    int rows, unfinished, failed, scored;
-    double median, p90, worst;         /* |model/sim - 1| */
-    const chs_point *worst_pt;
-    int meets;
-} chs_score;
-
-static double point_error(const chs_point *p)
-{
-    return p->model_us / p->sim_us - 1;
-}
-
-/* Scores the points of `pattern` (-1: all).  A pattern with no scored row
- * does not meet the goals: nothing shows that it does. */
-static void score(const chs_point *pts, uint64_t n, int pattern, double *buf, chs_score *s)
-{
-    memset(s, 0, sizeof *s);
-    s->worst = -1;
-    for (uint64_t i = 0; i < n; i++) {
-        const chs_point *p = &pts[i];
-        if (pattern >= 0 && (int)p->p.pattern != pattern)
-            continue;
-        s->rows++;
-        if (p->status != CHS_SCORED) {
-            *(p->status == CHS_FAILED ? &s->failed : &s->unfinished) += 1;
-            continue;
-        }
-        double e = fabs(point_error(p));
-        buf[s->scored++] = e;
-        if (e > s->worst) {
-            s->worst = e;
-            s->worst_pt = p;
-        }
-    }
-    if (!s->scored) {
-        s->median = s->p90 = NAN;
-        return;
-    }
-    gsl_sort(buf, 1, (size_t)s->scored);
-    s->median = gsl_stats_quantile_from_sorted_data(buf, 1, (size_t)s->scored, 0.5);
-    s->p90 = gsl_stats_quantile_from_sorted_data(buf, 1, (size_t)s->scored, 0.9);
-    s->meets = s->median <= GOAL_MEDIAN && s->p90 <= GOAL_P90;
-}
-
-/* ---- output --------------------------------------------------------------------------- */
-
-static void describe_point(char *buf, size_t len, const chs_point *p)
-{
-    describe_params(buf, len, &p->p);
-    size_t u = strlen(buf);
-    snprintf(buf + u, len - u, ": %+.1f%% (%.4g vs %.4g us)", 100 * point_error(p), p->model_us, p->sim_us);
-}
-
-static const char *verdict(const chs_score *s)
-{
-    return !s->scored ? "not scored" : s->meets ? "met" : "MISSED";
-}
-
-static void print_line(const char *name, const chs_score *s, int csv)
-{
-    char worst[256] = "";
-    if (s->worst_pt)
-        describe_point(worst, sizeof worst, s->worst_pt);
-    if (csv) {
-        printf("%s,%d,%d,%d,%d,%.6g,%.6g,%s,\"%s\"\n", name, s->rows, s->unfinished, s->failed, s->scored,
-               s->median, s->p90, verdict(s), worst);
-        return;
-    }
-    printf("%-19s %5d %10d %6d %6d %8.2f %8.2f  %-10s %s\n", name, s->rows, s->unfinished, s->failed, s->scored,
-           100 * s->median, 100 * s->p90, verdict(s), worst);
-}
-
-static int write_rows(const char *path, const chs_point *pts, uint64_t n)
-{
-    static const char *const status[] = { "scored", "unfinished", "failed" };
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fputs("pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,sim_us,model_us,error,status\n", f);
-    for (uint64_t i = 0; i < n; i++) {
-        const chs_point *p = &pts[i];
-        const pat_params *q = &p->p;
-        fprintf(f, "%s,%llu,%d,%.9g,%u,%.9g,%u,%u,", pat_name(q->pattern), (unsigned long long)q->n, q->wg,
-                q->selectivity, q->bins, q->hot, q->addresses, q->smem_per_wg);
-        /* a time is written only when its engine finished */
-        if (p->status == CHS_SCORED)
-            fprintf(f, "%.9g,%.9g,%.6g", p->sim_us, p->model_us, point_error(p));
-        else if (p->status == CHS_UNFINISHED)
-            fprintf(f, ",%.9g,", p->model_us);
-        else
-            fputs(",,", f);
-        fprintf(f, ",%s\n", status[p->status]);
-    }
-    int bad = fflush(f) || ferror(f);
-    return fclose(f) || bad ? -1 : 0;
+    (void)ctx;
+    mvs_describe(d, sizeof d, &pt->p);
+    cli_error(CMD, "%s %s (%s): %s", pat_name(pt->p.pattern), d, engine, why);
 }
 
 int cmd_check_sim(int argc, char **argv)
@@ -524,7 +321,7 @@ int cmd_check_sim(int argc, char **argv)
     /* the header names the config as given; the runs get the budget on top */
     unsigned long long hash = (unsigned long long)cfg_hash(&cfg);
     cfg.sim.max_events = o.max_events;
-    chs_point *pts = calloc(o.points, sizeof *pts);
+    mvs_point *pts = calloc(o.points, sizeof *pts);
     double *buf = calloc(o.points, sizeof *buf);
     if (!pts || !buf) {
         free(pts);
@@ -537,56 +334,22 @@ int cmd_check_sim(int argc, char **argv)
         goto out;
     int drawn = read_points(points, pts, o.points);
     unlink(points);
-    if (drawn || run_points(&cfg, o.jobs, pts, o.points))
+    if (drawn || mvs_run(&cfg, o.jobs, pts, o.points, report_fault, NULL))
         goto out;
-    if (o.rows_out && write_rows(o.rows_out, pts, o.points)) {
+    if (o.rows_out && crep_mvs_rows(o.rows_out, pts, o.points)) {
         cli_error(CMD, "cannot write %s: %s", o.rows_out, strerror(errno));
         goto out;
     }
 
-    chs_score per[PAT_COUNT], all;
-    int missed = 0, failed = 0;
-    for (int i = 0; i < o.nchosen; i++) {
-        score(pts, o.points, o.chosen[i], buf, &per[i]);
-        missed += !per[i].meets;
-        failed += per[i].failed;
-    }
-    score(pts, o.points, -1, buf, &all);
-    if (csv)
-        printf("pattern,rows,unfinished,failed,scored,median,p90,goals,worst\n");
-    else {
-        printf("atomsim check --against sim: %s (hash %016llx), seed %llu, %llu points over %d pattern%s, n %s, "
-               "sim.max_events %g\n",
-               o.a.config_path, hash, o.seed, o.points, o.nchosen, o.nchosen == 1 ? "" : "s", N_RANGE,
-               o.max_events);
-        printf("error = |model/sim - 1| over the scored rows; goals: median <= %g%%, p90 <= %g%%\n\n",
-               100 * GOAL_MEDIAN, 100 * GOAL_P90);
-        printf("%-19s %5s %10s %6s %6s %8s %8s  %-10s %s\n", "pattern", "rows", "unfinished", "failed", "scored",
-               "median%", "p90%", "goals", "worst");
-    }
-    /* patterns in the table's order, whatever the order of --only */
-    for (int id = 0; id < PAT_COUNT; id++)
-        for (int i = 0; i < o.nchosen; i++)
-            if (o.chosen[i] == id)
-                print_line(pat_name((enum pat_id)id), &per[i], csv);
-    print_line("all", &all, csv);
-    if (!csv) {
-        printf("\n%d of %d pattern%s miss%s a goal", missed, o.nchosen, o.nchosen == 1 ? "" : "s",
-               missed == 1 ? "es" : "");
-        for (int id = 0, first = 1; id < PAT_COUNT; id++)
-            for (int i = 0; i < o.nchosen; i++)
-                if (o.chosen[i] == id && !per[i].meets) {
-                    printf("%s%s", first ? ": " : ", ", pat_name((enum pat_id)id));
-                    first = 0;
-                }
-        printf("; %d row%s unfinished within sim.max_events (not scored)\n", all.unfinished,
-               all.unfinished == 1 ? "" : "s");
-    }
+    mvs_report rep;
+    mvs_score_all(pts, o.points, o.chosen, o.nchosen, buf, &rep);
+    const crep_mvs_run run = { o.a.config_path, hash, o.seed, o.points, N_RANGE, o.max_events };
+    crep_mvs(&rep, &run, csv);
     if (fflush(stdout) || ferror(stdout)) {
         cli_error(CMD, "cannot write the output: %s", strerror(errno));
         goto out;
     }
-    rc = missed || failed ? 1 : 0;
+    rc = rep.missed || rep.failed ? 1 : 0;
 out:
     free(pts);
     free(buf);
