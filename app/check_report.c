@@ -1,6 +1,7 @@
 /* check_report.c - the printers of `atomsim check` (check_report.h). */
 #include "check_report.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -123,4 +124,43 @@ void crep_mvs(const mvs_report *rep, const crep_mvs_run *run, int csv)
         }
     printf("; %d row%s unfinished within sim.max_events (not scored)\n", rep->all.unfinished,
            rep->all.unfinished == 1 ? "" : "s");
+}
+
+/* ---- atomsim check --routing ------------------------------------------------- */
+
+void crep_routing_rows(FILE *f, const val_route_row *rows, size_t n)
+{
+    fputs("pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,gpu_us,cpu_us,faster,pred_gpu_us,pred_cpu_us,"
+          "cost_decision,seed_decision,seed_reason,cost_misroute,seed_misroute\n",
+          f);
+    for (size_t i = 0; i < n; i++) {
+        const val_route_row *r = &rows[i];
+        const pat_params *p = &r->params;
+        fprintf(f, "%s,%llu,%d,%.6g,%u,%.6g,%u,%u,%.6g,%.6g,%s,%.6g,%.6g,%s,%s,%s,%d,%d\n", pat_name(p->pattern),
+                (unsigned long long)p->n, p->wg, p->selectivity, p->bins, p->hot, p->addresses, p->smem_per_wg,
+                r->gpu_us, r->cpu_us, r->gpu_us < r->cpu_us ? "gpu" : "cpu", r->cost.gpu_kernel_us,
+                r->cost.cpu_compute_us, dsp_target_name(r->cost.d.target), dsp_target_name(r->seed.d.target),
+                dsp_reason_name(r->seed.d.seed_reason), r->misroute[0], r->misroute[1]);
+    }
+}
+
+void crep_routing_stats(const val_route_stats *s, int csv)
+{
+    double n = s->rows ? (double)s->rows : NAN;
+    if (csv) {
+        printf("rule,rows,misroutes,misroute_pct,regret_pct\n");
+        for (int r = 0; r < 2; r++)
+            printf("%s,%zu,%zu,%.2f,%.2f\n", dsp_rule_name((enum dsp_rule)r), s->rows, s->misroutes[r],
+                   100 * s->misroutes[r] / n, 100 * s->regret[r]);
+        return;
+    }
+    printf("truth set: %zu configurations measured on both sides (%zu GPU faster, %zu CPU faster)", s->rows,
+           s->gpu_faster, s->rows - s->gpu_faster);
+    printf("; not scored: %zu GPU only, %zu CPU only, %zu outside the table\n", s->gpu_only, s->cpu_only, s->outside);
+    printf("%-6s %10s %12s %10s\n", "rule", "misroutes", "misroute %", "regret %");
+    for (int r = 0; r < 2; r++)
+        printf("%-6s %10zu %12.2f %10.2f\n", dsp_rule_name((enum dsp_rule)r), s->misroutes[r], 100 * s->misroutes[r] / n,
+               100 * s->regret[r]);
+    printf("table vs measured: GPU kernel median %.1f%%, p90 %.1f%%; CPU tier median %.1f%%, p90 %.1f%%\n",
+           100 * s->gpu_median_ape, 100 * s->gpu_p90_ape, 100 * s->cpu_median_ape, 100 * s->cpu_p90_ape);
 }

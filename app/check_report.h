@@ -11,6 +11,7 @@
 
 #include "../validate/check_formulas.h"
 #include "../validate/model_vs_sim.h"
+#include "../validate/routing.h"
 
 /* `atomsim check`: with csv, the CSV table alone (formula, against, metric,
  * value, tolerance, points, within, status, where); as text, a header
@@ -38,5 +39,15 @@ void crep_mvs(const mvs_report *rep, const crep_mvs_run *run, int csv);
 /* --rows-out: every point with both times, its error and status, as CSV
  * into the file `path`.  0, or -1 with errno set. */
 int crep_mvs_rows(const char *path, const mvs_point *pts, uint64_t n);
+
+/* `atomsim check --routing`: each scored row (its parameters, both
+ * measured times and the faster side, the table's predictions, both
+ * rules' decisions and misroutes) as CSV into f. */
+void crep_routing_rows(FILE *f, const val_route_row *rows, size_t n);
+
+/* The truth set's counts, each rule's misroutes and regret, and the
+ * table's accuracy on the set; with csv, the rule table alone (rule, rows,
+ * misroutes, misroute_pct, regret_pct). */
+void crep_routing_stats(const val_route_stats *s, int csv);
 
 #endif

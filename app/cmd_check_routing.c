@@ -1,7 +1,8 @@
 /* cmd_check_routing.c - `atomsim check --routing`: both rules' misroutes
  * and regret on a measured routing truth set, and the table's accuracy on
- * it (validate/routing.c).  Exits 1 when a goal given on the command line
- * is missed. */
+ * it.  The scoring is validate/routing.c's, the printing check_report.c's;
+ * this parses, loads the table and both datasets, and calls them.  Exits 1
+ * when a goal given on the command line is missed. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "../validate/routing.h"
 #include "args.h"
+#include "check_report.h"
 #include "commands.h"
 
 static void usage(FILE *f)
@@ -25,43 +27,6 @@ static void usage(FILE *f)
 }
 
 enum { OPT_ROUTING = 2000, OPT_TABLE, OPT_GPU, OPT_CPU, OPT_DATA_ON, OPT_ROWS, OPT_MAX_MIS, OPT_MAX_REGRET };
-
-static void write_rows(FILE *f, const val_route_row *rows, size_t n)
-{
-    fputs("pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,gpu_us,cpu_us,faster,pred_gpu_us,pred_cpu_us,"
-          "cost_decision,seed_decision,seed_reason,cost_misroute,seed_misroute\n",
-          f);
-    for (size_t i = 0; i < n; i++) {
-        const val_route_row *r = &rows[i];
-        const pat_params *p = &r->params;
-        fprintf(f, "%s,%llu,%d,%.6g,%u,%.6g,%u,%u,%.6g,%.6g,%s,%.6g,%.6g,%s,%s,%s,%d,%d\n", pat_name(p->pattern),
-                (unsigned long long)p->n, p->wg, p->selectivity, p->bins, p->hot, p->addresses, p->smem_per_wg,
-                r->gpu_us, r->cpu_us, r->gpu_us < r->cpu_us ? "gpu" : "cpu", r->cost.gpu_kernel_us,
-                r->cost.cpu_compute_us, dsp_target_name(r->cost.d.target), dsp_target_name(r->seed.d.target),
-                dsp_reason_name(r->seed.d.seed_reason), r->misroute[0], r->misroute[1]);
-    }
-}
-
-static void print_stats(const val_route_stats *s, int csv)
-{
-    double n = s->rows ? (double)s->rows : NAN;
-    if (csv) {
-        printf("rule,rows,misroutes,misroute_pct,regret_pct\n");
-        for (int r = 0; r < 2; r++)
-            printf("%s,%zu,%zu,%.2f,%.2f\n", dsp_rule_name((enum dsp_rule)r), s->rows, s->misroutes[r],
-                   100 * s->misroutes[r] / n, 100 * s->regret[r]);
-        return;
-    }
-    printf("truth set: %zu configurations measured on both sides (%zu GPU faster, %zu CPU faster)", s->rows,
-           s->gpu_faster, s->rows - s->gpu_faster);
-    printf("; not scored: %zu GPU only, %zu CPU only, %zu outside the table\n", s->gpu_only, s->cpu_only, s->outside);
-    printf("%-6s %10s %12s %10s\n", "rule", "misroutes", "misroute %", "regret %");
-    for (int r = 0; r < 2; r++)
-        printf("%-6s %10zu %12.2f %10.2f\n", dsp_rule_name((enum dsp_rule)r), s->misroutes[r], 100 * s->misroutes[r] / n,
-               100 * s->regret[r]);
-    printf("table vs measured: GPU kernel median %.1f%%, p90 %.1f%%; CPU tier median %.1f%%, p90 %.1f%%\n",
-           100 * s->gpu_median_ape, 100 * s->gpu_p90_ape, 100 * s->cpu_median_ape, 100 * s->cpu_p90_ape);
-}
 
 int cmd_check_routing(int argc, char **argv)
 {
@@ -138,13 +103,13 @@ int cmd_check_routing(int argc, char **argv)
         if (rows_path) {
             FILE *f = fopen(rows_path, "w");
             if (f)
-                write_rows(f, rows, st.rows);
+                crep_routing_rows(f, rows, st.rows);
             if (!f || fclose(f)) {
                 cli_error("check", "cannot write %s: %s", rows_path, strerror(errno));
                 rc = 2;
             }
         }
-        print_stats(&st, csv);
+        crep_routing_stats(&st, csv);
         double n = st.rows ? (double)st.rows : NAN;
         if (rc == 0 && ((!isnan(max_mis) && !(st.misroutes[DSP_RULE_COST] / n <= max_mis)) ||
                         (!isnan(max_regret) && !(st.regret[DSP_RULE_COST] <= max_regret))))
