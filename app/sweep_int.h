@@ -4,7 +4,10 @@
  *   sweep_values.c  axis keys, value lists and ranges (swp_expand)
  *   sweep_spec.c    the spec: grids, axes, configs, options, shards
  *   sweep_points.c  --points: explicit points from a CSV, as one axis
- *   sweep_plan.c    the plan: effective configs, row decoding, --canonical */
+ *   sweep_plan.c    the plan: effective configs, row decoding, --canonical
+ *   sweep_write.c   the writers of a run's rows (CSV, JSON, text)
+ *   sweep_run.c     the runner: the rows as jobs of the worker pool
+ *   sweep_cli.c     the command line shared by `sweep` and `study` */
 #ifndef ATOM_CLI_SWEEP_INT_H
 #define ATOM_CLI_SWEEP_INT_H
 
@@ -71,5 +74,25 @@ int swp_check_pattern_value(int code, const char *key, const char *text, char er
  * of an axis with the same key or appended.  Takes ownership of ax's
  * values. */
 int swp_spec_put_axis(swp_spec *s, int grid, swp_axis *ax, char err[CFG_ERR_MAX]);
+
+/* ---- the writers (sweep_write.c), for the runner ----------------------------- */
+
+typedef struct swp_writer {
+    const swp_plan *p;
+    const swp_output *outs;
+    int nouts;
+    int single;                        /* one effective config: the run's JSON */
+    struct prn_json *json;             /* the group being collected */
+    int json_group;
+    struct cJSON *root, *list;         /* several groups: atomsim-sweep/1 */
+    int rows;
+} swp_writer;
+
+/* Writes the CSV headers and starts the JSON documents.  Returns 0. */
+int swp_writer_begin(swp_writer *w, const swp_plan *p, const swp_output *outs, int nouts);
+/* Writes one finished row to every output.  Returns 0 or -1. */
+int swp_writer_row(swp_writer *w, const swp_row *r, const atom_stats *st);
+/* Ends the JSON documents and flushes every output.  Returns 0 or -1. */
+int swp_writer_end(swp_writer *w);
 
 #endif
