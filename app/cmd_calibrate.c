@@ -1,23 +1,16 @@
 /* cmd_calibrate.c - `atomsim calibrate`: fits the calibratable options of a
  * GPU config to its measured dataset, stage by stage on the fit rows of a
- * split (validate/calibrate.h, validate/split.h), reports the error on the
- * fit and test rows before and after, and writes an overlay INI that holds
- * only the fitted keys. */
-#include <math.h>
+ * split (validate/calibrate_run.h), reports the error on the fit and test
+ * rows before and after, and writes an overlay INI that holds only the
+ * fitted keys (calibrate_report.c). */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "../validate/calibrate.h"
-#include "../validate/split.h"
 #include "args.h"
+#include "calibrate_report.h"
 #include "commands.h"
 
 enum { OPT_DATA = 2000, OPT_OUT, OPT_SPLIT, OPT_KEYS, OPT_JOBS, OPT_MAX_EVENTS, OPT_MAX_EVALS, OPT_QUIET };
-
-#define MAX_KEYS 64
 
 static void usage(FILE *f)
 {
@@ -40,108 +33,10 @@ static void usage(FILE *f)
     }
 }
 
-static void fmt_summary(char *buf, size_t len, const val_summary *s)
+/* Each stage's line as it finishes (not with --quiet). */
+static void stage_done(void *f, const cal_stage *st, const cal_stage_result *res, double seconds)
 {
-    if (!s->rows) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    char sp[16];
-    if (isnan(s->spearman))
-        snprintf(sp, sizeof sp, "-");
-    else
-        snprintf(sp, sizeof sp, "%.3f", s->spearman);
-    snprintf(buf, len, "%d/%d %.1f%% %.1f%% %s", s->ran, s->rows, 100 * s->ape_median, 100 * s->ape_p90, sp);
-}
-
-/* The residual table: per pattern and overall, fit and test rows, before
- * and after; written to f with `prefix` before every line. */
-static void print_residuals(FILE *f, const char *prefix, const val_dataset *d, const val_prediction *before,
-                            const val_prediction *after, const unsigned char *fit, const unsigned char *test)
-{
-    fprintf(f, "%s%-19s %-30s %-30s %-30s %s\n", prefix, "pattern", "fit before (ran med p90 rho)", "fit after",
-            "test before", "test after");
-    for (int p = 0; p <= PAT_COUNT; p++) {
-        int pat = p == PAT_COUNT ? -1 : p; /* overall last */
-        val_summary s[4];
-        val_summarize(d, before, fit, pat, 0, &s[0]);
-        val_summarize(d, after, fit, pat, 0, &s[1]);
-        val_summarize(d, before, test, pat, 0, &s[2]);
-        val_summarize(d, after, test, pat, 0, &s[3]);
-        if (!s[0].rows && !s[2].rows)
-            continue;
-        char t[4][48];
-        for (int k = 0; k < 4; k++)
-            fmt_summary(t[k], sizeof t[k], &s[k]);
-        fprintf(f, "%s%-19s %-30s %-30s %-30s %s\n", prefix, pat < 0 ? "overall" : pat_name((enum pat_id)pat), t[0], t[1],
-                t[2], t[3]);
-    }
-}
-
-static int write_overlay(const char *out, int argc, char **argv, const char *data, const char *split,
-                         const cfg_config *cfg, const val_dataset *d, const cal_stage_result *res, int nres,
-                         const val_prediction *before, const val_prediction *after, const unsigned char *fit,
-                         const unsigned char *test, size_t nfit, size_t ntest, char err[CFG_ERR_MAX])
-{
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, CFG_ERR_MAX, "%s: cannot write", tmp);
-        return -1;
-    }
-    char date[32];
-    time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    fprintf(f, "; calibration overlay written by `atomsim calibrate` (validate/calibrate.h): only the fitted keys.\n");
-    fprintf(f, "; Read it after the hand-written config, e.g. at the end of that file:\n;   []\n;   include = %s\n",
-            strrchr(out, '/') ? strrchr(out, '/') + 1 : out);
-    /* the config reader takes lines of up to 199 characters: wrap */
-    fprintf(f, ";\n; command:  atomsim");
-    int col = 19;
-    for (int i = 0; i < argc; i++) {
-        int len = (int)strlen(argv[i]) + 1;
-        if (col + len > 120) {
-            fprintf(f, "\n;             ");
-            col = 14;
-        }
-        fprintf(f, " %.150s", argv[i]);
-        col += len;
-    }
-    fprintf(f, "\n; config:   %.150s\n; data:     %.100s (%.40s, %.40s)\n; split:    %.120s (%zu fit rows, %zu test rows)\n",
-            cfg->path[0] ? cfg->path : "(defaults)", data, d->gpu, d->driver, split ? split : "(none: every row fits)",
-            nfit, ntest);
-    fprintf(f, "; date:     %s\n; events:   --max-events %g per row (rows needing more are not run)\n", date,
-            cfg->sim.max_events);
-    fprintf(f, ";\n; residuals, simulator vs measured, before and after this overlay: rows run/rows,\n"
-               "; median and 90th-percentile absolute error, Spearman (where the measured span > 2x)\n");
-    print_residuals(f, ";   ", d, before, after, fit, test);
-    size_t nopt;
-    const cfg_option *opts = cfg_options(&nopt);
-    const char *section = NULL;
-    for (size_t i = 0; i < nopt; i++)
-        for (int r = 0; r < nres; r++)
-            for (int k = 0; k < res[r].nkeys; k++) {
-                const cal_key_fit *kf = &res[r].keys[k];
-                if (kf->opt != &opts[i])
-                    continue;
-                if (!section || strcmp(section, opts[i].section)) {
-                    section = opts[i].section;
-                    fprintf(f, "\n[%s]\n", section);
-                }
-                char val[64];
-                cfg_format(cfg, kf->opt, val, sizeof val);
-                fprintf(f, "; stage %s: was %g; %d fit rows that finish (%.120s), %d evaluations;\n", res[r].stage->name,
-                        kf->before, res[r].rows, res[r].stage->rows, res[r].evals);
-                fprintf(f, ";   --max-events %g; objective (mean |log(predicted/measured)|) %.5f -> %.5f, median error %.1f%% -> %.1f%%\n",
-                        res[r].max_events, res[r].obj_before, res[r].obj_after, 100 * res[r].ape_before, 100 * res[r].ape_after);
-                fprintf(f, "%s = %s\n", kf->opt->key, val);
-            }
-    if (fclose(f) || rename(tmp, out)) {
-        snprintf(err, CFG_ERR_MAX, "%s: cannot write", out);
-        return -1;
-    }
-    return 0;
+    calrep_stage(f, st, res, seconds);
 }
 
 int cmd_calibrate(int argc, char **argv)
@@ -228,42 +123,17 @@ int cmd_calibrate(int argc, char **argv)
         return 2;
     }
 
+
     /* the keys to fit: --keys, or every calibratable key some stage fits */
-    size_t nstages;
-    const cal_stage *stages = cal_stages(&nstages);
-    const cfg_option *want[MAX_KEYS];
-    int nwant = 0;
-    if (keys) {
-        char buf[2048];
-        snprintf(buf, sizeof buf, "%s", keys);
-        for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            const cfg_option *o;
-            if (cal_key_lookup(tok, &o, err)) {
-                cli_error("calibrate", "--keys: %s", err);
-                return 2;
-            }
-            int staged = 0;
-            char full[160];
-            snprintf(full, sizeof full, "%s.%s", o->section, o->key);
-            for (size_t s = 0; s < nstages; s++)
-                for (int k = 0; k < CAL_MAX_STAGE_KEYS && stages[s].keys[k]; k++)
-                    staged |= !strcmp(stages[s].keys[k], full);
-            if (!staged) {
-                cli_error("calibrate", "--keys: no stage fits '%s' yet (see atomsim calibrate --help)", tok);
-                return 2;
-            }
-            if (nwant < MAX_KEYS)
-                want[nwant++] = o;
-        }
-        if (!nwant) {
-            cli_error("calibrate", "--keys names no key");
-            return 2;
-        }
-    } else {
-        for (size_t s = 0; s < nstages; s++)
-            for (int k = 0; k < CAL_MAX_STAGE_KEYS && stages[s].keys[k]; k++)
-                if (cal_key_lookup(stages[s].keys[k], &want[nwant], err) == 0 && nwant < MAX_KEYS)
-                    nwant++;
+    const cfg_option *want[CAL_MAX_KEYS];
+    int nwant = keys ? cal_keys_parse(keys, want, CAL_MAX_KEYS, err) : cal_keys_all(want, CAL_MAX_KEYS);
+    if (nwant < 0) {
+        cli_error("calibrate", "--keys: %s%s", err, nwant == -2 ? " (see atomsim calibrate --help)" : "");
+        return 2;
+    }
+    if (keys && !nwant) {
+        cli_error("calibrate", "--keys names no key");
+        return 2;
     }
 
     /* from the hand-written values: a config that includes the overlay
@@ -284,22 +154,13 @@ int cmd_calibrate(int argc, char **argv)
         val_dataset_free(&d);
         return 2;
     }
-    unsigned char *fit = calloc(d.count ? d.count : 1, 1), *test = calloc(d.count ? d.count : 1, 1);
-    val_prediction *before = calloc(d.count ? d.count : 1, sizeof *before);
-    val_prediction *after = calloc(d.count ? d.count : 1, sizeof *after);
-    cal_stage_result res[16];
-    int nres = 0, rc = 1;
-    if (!fit || !test || !before || !after) {
-        cli_error("calibrate", "out of memory");
+    cal_run run;
+    int rc = 1;
+    if (cal_run_init(&run, &d, split_path ? &split : NULL, err)) {
+        cli_error("calibrate", "%s", err);
         goto done;
     }
-    size_t nfit = d.count, ntest = 0;
-    if (split_path) {
-        nfit = val_split_mask(&split, &d, VAL_ROWS_FIT, fit);
-        ntest = val_split_mask(&split, &d, VAL_ROWS_TEST, test);
-    } else
-        memset(fit, 1, d.count);
-    if (!nfit) {
+    if (!run.nfit) {
         cli_error("calibrate", "the split %s leaves no fit rows in %s", split_path, data);
         rc = 2;
         goto done;
@@ -314,59 +175,26 @@ int cmd_calibrate(int argc, char **argv)
     cfg0 = cfg;
     if (!quiet)
         printf("calibrating %s on %s: %zu fit rows, %zu test rows, %d keys, -j %ld, --max-events %g\n",
-               cfg.path[0] ? cfg.path : "(defaults)", data, nfit, ntest, nwant, jobs, max_events);
-    for (size_t s = 0; s < nstages && nres < 16; s++) {
-        const cfg_option *sel[CAL_MAX_STAGE_KEYS];
-        int nsel = 0;
-        for (int k = 0; k < CAL_MAX_STAGE_KEYS && stages[s].keys[k]; k++) {
-            const cfg_option *ko;
-            if (cal_key_lookup(stages[s].keys[k], &ko, err))
-                continue;
-            for (int w = 0; w < nwant; w++)
-                if (want[w] == ko)
-                    sel[nsel++] = ko;
-        }
-        if (!nsel)
-            continue;
-        time_t t0 = time(NULL);
-        int r = cal_fit_stage(&cfg, &stages[s], sel, nsel, &d, fit, &o, &res[nres], err);
-        if (r < 0) {
-            cli_error("calibrate", "stage %s: %s", stages[s].name, err);
-            goto done;
-        }
-        if (r == 1) {
-            if (!quiet)
-                printf("stage %s: no fit rows that finish (%s), skipped\n", stages[s].name, stages[s].rows);
-            continue;
-        }
-        if (!quiet) {
-            printf("stage %s:", stages[s].name);
-            for (int k = 0; k < res[nres].nkeys; k++)
-                printf(" %s.%s %g -> %g", res[nres].keys[k].opt->section, res[nres].keys[k].opt->key,
-                       res[nres].keys[k].before, res[nres].keys[k].after);
-            printf("; objective %.5f -> %.5f, median error %.1f%% -> %.1f%% (%d evaluations, %.0f s)\n", res[nres].obj_before,
-                   res[nres].obj_after, 100 * res[nres].ape_before, 100 * res[nres].ape_after, res[nres].evals,
-                   difftime(time(NULL), t0));
-            fflush(stdout);
-        }
-        nres++;
+               cfg.path[0] ? cfg.path : "(defaults)", data, run.nfit, run.ntest, nwant, jobs, max_events);
+    if (cal_run_stages(&run, &cfg, want, nwant, &d, &o, quiet ? NULL : stage_done, stdout, err)) {
+        cli_error("calibrate", "%s", err);
+        goto done;
     }
-    if (!nres) {
+    if (!run.nres) {
         cli_error("calibrate", "no stage has fit rows in %s", data);
         rc = 2;
         goto done;
     }
     /* residuals over every row, before and after */
-    if (val_predict_all(&cfg0, &d, cli_sim_engine, (int)jobs, before, err) ||
-        val_predict_all(&cfg, &d, cli_sim_engine, (int)jobs, after, err)) {
+    if (cal_run_residuals(&run, &cfg0, &cfg, &d, &o, err)) {
         cli_error("calibrate", "%s", err);
         goto done;
     }
     if (!quiet) {
         printf("\nresiduals (rows run/rows, median and p90 absolute error, Spearman):\n");
-        print_residuals(stdout, "  ", &d, before, after, fit, test);
+        calrep_residuals(stdout, "  ", &d, run.before, run.after, run.fit, run.test);
     }
-    if (write_overlay(out, argc, argv, data, split_path, &cfg, &d, res, nres, before, after, fit, test, nfit, ntest, err)) {
+    if (calrep_overlay(out, argc, argv, data, split_path, &cfg, &d, &run, err)) {
         cli_error("calibrate", "%s", err);
         rc = 2;
         goto done;
@@ -375,10 +203,7 @@ int cmd_calibrate(int argc, char **argv)
         printf("\nwrote %s\n", out);
     rc = 0;
 done:
-    free(fit);
-    free(test);
-    free(before);
-    free(after);
+    cal_run_free(&run);
     val_dataset_free(&d);
     return rc;
 }

@@ -134,7 +134,7 @@ int swp_default_jobs(void);
  * refused); without keep_going it stops at the first failed row. */
 int swp_run(const swp_plan *p, const swp_run_opts *o, const swp_output *outs, int nouts);
 
-/* The command line shared by `sweep` and `study` (parsed in cmd_sweep.c). */
+/* The command line shared by `sweep` and `study` (sweep_cli.c). */
 typedef struct swp_cli {
     const char *axis_key[SWP_MAX_AXES];
     const char *axis_values[SWP_MAX_AXES];

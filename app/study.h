@@ -1,0 +1,52 @@
+/* study.h - `atomsim study`'s file: a sweep described in a small versioned
+ * INI file (configs/studies/NAME.ini), read into a sweep spec, and the
+ * files its [outputs] name.  The format, version 1:
+ *
+ *   [study]      version = 1 (required), name, question, configs = a.ini, b.ini,
+ *                canonical = yes|no (default yes), keep_going = yes|no (no),
+ *                config_column = yes|no (yes)
+ *   [grid]       KEY = LIST, as `atomsim sweep --vary KEY=LIST` (pattern flags,
+ *                engine, config keys section.key), or points = dataset.csv;
+ *                more grids: [grid NAME] sections, run one after another
+ *   [overrides]  section.key = value, applied to every config (like -p)
+ *   [outputs]    csv = NAME.csv, json = NAME.json, text = NAME.txt (under --out-dir)
+ *
+ * Paths (configs, points) are relative to the current directory (the
+ * repository root).  Command-line sweep options replace the file's axes of
+ * the same key in every grid; --config replaces its configs (swp_cli_apply). */
+#ifndef ATOM_CLI_STUDY_H
+#define ATOM_CLI_STUDY_H
+
+#include "sweep.h"
+
+/* What a study file says besides its spec. */
+typedef struct study_file {
+    int keep_going;
+    char outputs[3][512];              /* csv, json, text; "" when not named */
+} study_file;
+
+/* Reads the study at `path` into `s` (a new spec): its configs, grids,
+ * overrides and options, with the study's defaults (canonical, config
+ * column) first.  Returns 0, or -1 with err set ("path:line: why"). */
+int study_load(const char *path, swp_spec *s, study_file *f, char err[CFG_ERR_MAX]);
+/* Whether the file names any output (without, a study writes CSV to stdout). */
+int study_has_outputs(const study_file *f);
+
+/* The files of a study's [outputs] while it runs: each written under a
+ * temporary name, and given its own only when the study succeeds. */
+typedef struct study_outputs {
+    swp_output outs[3];
+    int count;
+    char final[3][1200], tmp[3][1200];
+} study_outputs;
+
+/* Opens the outputs under `dir` (creating it).  Returns 0, or -1 with err
+ * set and nothing left open or behind. */
+int study_outputs_open(const study_file *f, const char *dir, study_outputs *o, char err[CFG_ERR_MAX]);
+/* Closes the outputs of a run that ended with *rc.  A close that fails
+ * turns a 0 *rc into 1 and sets err (returns -1).  A file takes its final
+ * name while *rc is 0, or 1 with keep_going; otherwise it is removed: a
+ * failed study leaves no output behind, unless it was told to keep going. */
+int study_outputs_close(study_outputs *o, int keep_going, int *rc, char err[CFG_ERR_MAX]);
+
+#endif

@@ -1,0 +1,103 @@
+/* sweep_run.c - the runner of `sweep` and `study`: a plan's rows as jobs of
+ * the worker pool (util/pool.c: forked workers, results back in row
+ * order), each finished row to the writers (sweep_write.c) or, failed,
+ * reported on stderr, with a progress line when stderr is a terminal. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../util/pool.h"
+#include "sweep_int.h"
+
+int swp_default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}
+
+/* ---- running ----------------------------------------------------------------- */
+
+typedef struct swp_result {
+    uint64_t pos;
+    int rc;
+    atom_stats st;
+    char err[CFG_ERR_MAX];
+} swp_result;
+
+static void run_one(const swp_plan *p, uint64_t pos, swp_result *r)
+{
+    swp_row row;
+    memset(r, 0, sizeof *r);
+    r->pos = pos;
+    r->rc = swp_plan_row(p, pos, &row, r->err);
+    if (!r->rc)
+        r->rc = cli_run_engine(row.cfg, &row.params, row.engine, &r->st, r->err);
+}
+
+/* Writes a finished row, or reports its failure.  Returns its rc. */
+static int emit(const swp_plan *p, const swp_run_opts *o, swp_writer *w, const swp_result *r, int *write_failed)
+{
+    swp_row row;
+    char err[CFG_ERR_MAX], d[1024];
+    if (swp_plan_row(p, r->pos, &row, err)) {
+        cli_error(o->cmd, "%s", err);
+        return 2;
+    }
+    if (r->rc) {
+        swp_row_describe(p, &row, d, sizeof d);
+        cli_error(o->cmd, "%s: %s", d, r->err);
+        return r->rc;
+    }
+    if (swp_writer_row(w, &row, &r->st))
+        *write_failed = 1;
+    return 0;
+}
+
+/* The rows as pool jobs (pool.c runs them on the workers). */
+typedef struct swp_jobs {
+    const swp_plan *p;
+    const swp_run_opts *o;
+    swp_writer *w;
+    int write_failed, worst;
+} swp_jobs;
+
+static void job_run(void *ctx, uint64_t pos, void *result)
+{
+    run_one(((swp_jobs *)ctx)->p, pos, result);
+}
+
+static int job_done(void *ctx, uint64_t pos, void *result)
+{
+    swp_jobs *j = ctx;
+    (void)pos;
+    int r = emit(j->p, j->o, j->w, result, &j->write_failed);
+    if (!r)
+        return 0;
+    j->worst = j->worst > r ? j->worst : r;
+    return !j->o->keep_going;
+}
+
+static void job_describe(void *ctx, uint64_t pos, char *buf, size_t len)
+{
+    swp_jobs *j = ctx;
+    swp_row row;
+    char err[CFG_ERR_MAX];
+    if (!swp_plan_row(j->p, pos, &row, err))
+        swp_row_describe(j->p, &row, buf, len);
+}
+
+int swp_run(const swp_plan *p, const swp_run_opts *o, const swp_output *outs, int nouts)
+{
+    swp_writer w;
+    swp_jobs j = { p, o, &w, 0, 0 };
+    pool_ops ops = { sizeof(swp_result), job_run, job_done, job_describe, o->cmd, "rows" };
+    swp_writer_begin(&w, p, outs, nouts);
+    int rc = pool_run(&ops, &j, swp_plan_count(p), o->jobs, o->progress);
+    if (swp_writer_end(&w) || j.write_failed) {
+        cli_error(o->cmd, "cannot write the output: %s", strerror(errno));
+        rc = rc > 1 ? rc : 1;
+    }
+    if (j.worst && o->keep_going)
+        j.worst = 1; /* some rows are missing: the sweep as a whole failed */
+    return rc > j.worst ? rc : j.worst;
+}
