@@ -1,7 +1,6 @@
 /* pool.c - forked workers that run numbered jobs and hand results back in
  * job order (see pool.h), with the progress line sweep and export print.
- * Moved here from cmd_sweep.c unchanged in behaviour: the parent sends a
- * job number down a worker's socket, the worker answers with the number
+ * The parent sends a job number down a worker's socket, the worker answers with the number
  * and its result, and a ring buffer holds results that finish early until
  * every job before them is done. */
 #include "pool.h"

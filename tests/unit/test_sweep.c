@@ -1,4 +1,4 @@
-/* test_sweep.c - the sweep's grid (app/sweep.c): value lists and
+/* test_sweep.c - the sweep's grid (app/sweep_values.c, sweep_spec.c): value lists and
  * ranges (geometric, arithmetic, 2^E, `all`), the refusals, the row order
  * (configs, config keys, pattern keys, last fastest), --canonical, shards
  * that partition the rows in order, the label columns, and a small run whose
