@@ -298,11 +298,11 @@ static void draw_row(gsl_rng *r, const pln_spec *s, enum pat_id p, int want_pow2
     out->smem = pat_smem_bytes(&q);
 }
 
-/* The loop's time grows about as the square of the threads that race on
- * one word, and past 2^17 (the most the contract's datasets measure) one
- * dispatch can outlast the harness's fence timeout and end the whole GPU
- * run. */
-double pln_cas_contenders(const pln_row *w)
+/* Threads that race on the hottest word of a compare-and-swap loop (0 for
+ * other patterns): the loop's time grows about as their square, and past
+ * 2^17 (the most the contract's datasets measure) one dispatch can outlast
+ * the harness's fence timeout and end the whole GPU run. */
+static double cas_contenders(const pln_row *w)
 {
     switch (w->pattern) {
     case PAT_CAS_APPEND: return w->n * (w->sel / 1e6);
@@ -410,7 +410,7 @@ void pln_draw(pln_drawer *d, pln_row *w)
         int hot = 0;
         do
             draw_row(d->r, &d->spec, p, d->pow2_next[p], w);
-        while (pln_cas_contenders(w) > d->spec.max_cas && ++hot < 100000);
+        while (cas_contenders(w) > d->spec.max_cas && ++hot < 100000);
     } while (!fpset_add(&d->seen, fingerprint(w)) && ++tries <= PLN_MAX_REDRAWS);
     d->repeats += tries > PLN_MAX_REDRAWS;
     d->pow2_next[p] = !d->pow2_next[p];

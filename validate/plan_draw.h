@@ -49,7 +49,7 @@ typedef struct pln_spec {
     pln_range hot;                    /* thousandths */
     enum pat_id pats[PAT_COUNT];      /* dealt in rounds, each once a round */
     int npat;
-    double max_cas;                   /* the CAS contention guard (pln_cas_contenders) */
+    double max_cas;                   /* a CAS row whose hottest word more threads race on is drawn again */
 } pln_spec;
 
 /* One configuration: every parameter set, the ones its pattern ignores to
@@ -86,10 +86,6 @@ int pln_parse_patterns(const char *text, enum pat_id pats[PAT_COUNT], int *count
 /* Ranges that leave some listed pattern nothing to draw: 0, or -1 with one
  * line in err naming the flags. */
 int pln_check(const pln_spec *s, char err[CFG_ERR_MAX]);
-
-/* Threads that race on a compare-and-swap row's hottest word (0 for other
- * patterns): a row above spec.max_cas is drawn again. */
-double pln_cas_contenders(const pln_row *w);
 
 typedef struct pln_drawer pln_drawer;
 
