@@ -53,8 +53,8 @@ static int run_batch(const tbl_table *t, const char *path, int rule, int data_on
     }
     tbl_answer *ans = malloc((b.count ? b.count : 1) * sizeof *ans);
     if (!ans) {
-        dq_batch_free(&b);
         cli_error("dispatch", "out of memory for %zu answers", b.count);
+        dq_batch_free(&b);
         return 1;
     }
     int rc = 0;
