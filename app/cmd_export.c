@@ -1,19 +1,19 @@
 /* cmd_export.c - `atomsim export`: writes the dispatcher's cost tables for
  * one GPU config and one CPU-tier config (model/export.c), by the model or,
- * with --engine sim, the simulator where its scope reaches (export_sim.c:
- * the cells, export_part.c: shards' parts and --merge). */
+ * with --engine sim, the simulator where its scope reaches (export_run.c:
+ * the runs, shards, merge and reuse; export_sim.c: the cells;
+ * export_part.c: shards' parts).  This file reads the flags and writes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../model/cpu_config.h"
 #include "../model/export.h"
-#include "../validate/bands.h"
 #include "args.h"
 #include "commands.h"
 #include "export_part.h"
+#include "export_run.h"
 #include "export_sim.h"
 #include "sweep.h"
 
@@ -70,47 +70,12 @@ static int parse_only(const char *list, unsigned *mask)
 
 #define MAX_RESIDUALS 16
 
-/* Error bands for every pattern of the table from the rows of every
- * measured dataset named. */
-static int add_bands(exp_table *t, const char *const *paths, int npaths, char err[CFG_ERR_MAX])
-{
-    val_dataset d = { 0 };
-    for (int k = 0; k < npaths; k++) {
-        val_dataset one;
-        if (val_dataset_load(paths[k], &one, err)) {
-            val_dataset_free(&d);
-            return -1;
-        }
-        val_row *rows = realloc(d.rows, (d.count + one.count + 1) * sizeof *rows);
-        if (!rows) {
-            val_dataset_free(&one);
-            val_dataset_free(&d);
-            snprintf(err, CFG_ERR_MAX, "out of memory");
-            return -1;
-        }
-        memcpy(rows + d.count, one.rows, one.count * sizeof *rows);
-        d.rows = rows;
-        d.count += one.count;
-        val_dataset_free(&one);
-    }
-    int rc = 0;
-    for (int i = 0; rc == 0 && i < t->pattern_count; i++) {
-        exp_band b[EXP_MAX_BANDS];
-        int count;
-        rc = val_bands(&t->gpu, &d, t->patterns[i].pattern, b, &count, err);
-        if (rc == 0)
-            exp_set_bands(t, t->patterns[i].pattern, b, count);
-    }
-    val_dataset_free(&d);
-    return rc;
-}
-
 /* Writes the table (with its bands) where --output says.  Takes t. */
 static int write_table(exp_table *t, enum exp_format fmt, const char *out_path, const char *const *residuals,
                        int nresiduals)
 {
     char err[CFG_ERR_MAX];
-    if (nresiduals && add_bands(t, residuals, nresiduals, err)) {
+    if (nresiduals && xr_add_bands(t, residuals, nresiduals, err)) {
         cli_error("export", "%s", err);
         exp_free(t);
         return 2;
@@ -132,8 +97,6 @@ static int write_table(exp_table *t, enum exp_format fmt, const char *out_path, 
     return 0;
 }
 
-#define XS_MAX_REUSE 1024
-
 /* What --engine sim adds to the command line. */
 typedef struct sim_args {
     int on, merge, count_only, list, progress, jobs, shard_given, format_given;
@@ -143,35 +106,14 @@ typedef struct sim_args {
     const char *const *parts;
     int nparts;
     const char *reuse_config;          /* --reuse-config: the parts' config */
-    const char *reuse[XS_MAX_REUSE];   /* --reuse: its parts */
+    const char *reuse[XR_MAX_REUSE];   /* --reuse: its parts */
     int nreuse;
 } sim_args;
 
-static double wall_now(void)
+/* The cost of the simulator's cells on stderr, and, with a table, how many
+ * of its cells each engine filled. */
+static void report(const xr_cost *c, const sim_args *sa, double wall, int table)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* The cost of the simulator's cells [begin, end) on stderr, and, with a
- * table, how many of its cells each engine filled. */
-static void report(const xs_plan *p, size_t begin, size_t end, const exp_table *t, const sim_args *sa, double wall,
-                   size_t reused)
-{
-    size_t budget = 0, cells_sim = 0, cells_model = 0;
-    double cpu = 0;
-    for (size_t i = begin; i < end; i++) {
-        cpu += p->cells[i].cpu_s;
-        budget += p->cells[i].status == XS_BUDGET;
-    }
-    for (int k = 0; t && k < t->pattern_count; k++)
-        for (size_t i = 0; i < t->patterns[k].cell_count; i++) {
-            if (t->patterns[k].cells[i].source == EXP_SOURCE_SIM)
-                cells_sim++;
-            else
-                cells_model++;
-        }
     char what[160];
     if (sa->shard_given)
         snprintf(what, sizeof what, "shard %llu/%llu: ", sa->shard_k, sa->shard_n);
@@ -180,88 +122,66 @@ static void report(const xs_plan *p, size_t begin, size_t end, const exp_table *
     else
         what[0] = 0;
     fprintf(stderr, "atomsim export: %s%zu simulator runs (%zu over the event budget, filled by the model), %.1f CPU-seconds, %.4f core-hours",
-            what, end - begin, budget, cpu, cpu / 3600);
+            what, c->runs, c->over_budget, c->cpu_s, c->cpu_s / 3600);
     if (!sa->merge)
         fprintf(stderr, ", %.1f s wall on -j %d", wall, sa->jobs);
     if (sa->nreuse)
-        fprintf(stderr, "; %zu of the runs carried over from --reuse (their CPU-seconds are the first run's)", reused);
-    if (t)
-        fprintf(stderr, "; table cells: %zu from the simulator, %zu from the model", cells_sim, cells_model);
+        fprintf(stderr, "; %zu of the runs carried over from --reuse (their CPU-seconds are the first run's)", c->reused);
+    if (table)
+        fprintf(stderr, "; table cells: %zu from the simulator, %zu from the model", c->cells_sim, c->cells_model);
     fputc('\n', stderr);
 }
 
-/* `export --engine sim`: the plan, its cells run (a shard of them) or
- * merged from parts, then a part or the table. */
+/* `export --engine sim`: the count, the cells to run, a part or the table. */
 static int export_sim(const cfg_config *cfg, const cpu_config *cpu, const sim_args *sa, enum exp_format fmt,
                       const char *out_path, const char *const *residuals, int nresiduals)
 {
     char err[CFG_ERR_MAX];
-    xs_plan p;
-    size_t reused = 0;
-    if (xs_scope_check(cfg, &sa->scope, err)) {
-        cli_error("export", "%s", err);
-        return 2;
-    }
-    if (xs_plan_build(cfg, cpu, &sa->scope, &p, err)) {
-        cli_error("export", "%s", err);
-        return 1;
-    }
-    uint64_t begin = 0, end = p.count;
-    if (sa->shard_given)
-        swp_shard_range(p.count, sa->shard_k, sa->shard_n, &begin, &end);
-    int rc = 0;
-    double t0 = wall_now();
-    exp_table *t = NULL;
-    FILE *f = NULL;
-    if (sa->count_only) {
-        printf("%llu\n", (unsigned long long)(end - begin));
-        rc = fflush(stdout) ? 1 : 0;
-        goto out;
-    }
-    if (sa->nreuse && !sa->list) {
-        cfg_config old;
-        cfg_defaults(&old);
-        if (cfg_load(&old, sa->reuse_config, err) || cfg_validate(&old, err) ||
-            (old.sim.max_events = cfg->sim.max_events,
-             xs_part_reuse(&p, &old, sa->reuse, sa->nreuse, begin, end, &reused, err))) {
+    xr_request r = {
+        .mode = sa->count_only ? XR_COUNT : sa->list ? XR_LIST : sa->shard_given ? XR_PART : XR_TABLE,
+        .scope = sa->scope,
+        .sharded = sa->shard_given,
+        .shard_k = sa->shard_k,
+        .shard_n = sa->shard_n,
+        .merge = sa->merge,
+        .parts = sa->parts,
+        .nparts = sa->nparts,
+        .reuse_config = sa->reuse_config,
+        .reuse = sa->reuse,
+        .nreuse = sa->nreuse,
+        .jobs = sa->jobs,
+        .progress = sa->progress,
+    };
+    xr_outcome o;
+    xr_cost c;
+    int rc = xr_sim(cfg, cpu, &r, &o, err);
+    FILE *f;
+    if (rc) {
+        if (!o.quiet)
             cli_error("export", "%s", err);
-            rc = 2;
-            goto out;
-        }
-    }
-    if (!sa->list) {
-        if (sa->merge ? xs_part_merge(&p, sa->parts, sa->nparts, err) : xs_run(&p, begin, end, sa->jobs, sa->progress, err)) {
-            if (*err)
-                cli_error("export", "%s", err);
-            rc = sa->merge ? 2 : 1;
-            goto out;
-        }
-    }
-    if (sa->list || sa->shard_given) { /* a part, or the cells to run */
+    } else if (r.mode == XR_COUNT) {
+        printf("%llu\n", (unsigned long long)(o.end - o.begin));
+        rc = fflush(stdout) ? 1 : 0;
+    } else if (r.mode != XR_TABLE) { /* a part, or the cells to run */
         if (!(f = out_path ? fopen(out_path, "w") : stdout)) {
             cli_error("export", "cannot write %s", out_path);
             rc = 2;
-            goto out;
+        } else {
+            int wrc = xs_part_write(&o.plan, o.begin, o.end, sa->shard_k, sa->shard_n, r.mode == XR_PART, f);
+            if ((out_path && fclose(f)) || wrc) {
+                cli_error("export", "cannot write the part");
+                rc = 1;
+            } else if (r.mode == XR_PART) {
+                xr_cost_of(&o, NULL, &c);
+                report(&c, sa, xr_now() - o.started, 0);
+            }
         }
-        int wrc = xs_part_write(&p, begin, end, sa->shard_k, sa->shard_n, !sa->list, f);
-        if ((out_path && fclose(f)) || wrc) {
-            cli_error("export", "cannot write the part");
-            rc = 1;
-            goto out;
-        }
-        if (!sa->list)
-            report(&p, begin, end, NULL, sa, wall_now() - t0, reused);
-        goto out;
+    } else {
+        xr_cost_of(&o, o.table, &c);
+        report(&c, sa, xr_now() - o.started, 1);
+        rc = write_table(o.table, fmt, out_path, residuals, nresiduals);
     }
-    if (xs_table(&p, &t, err)) {
-        cli_error("export", "%s", err);
-        rc = 1;
-        goto out;
-    }
-    report(&p, begin, end, t, sa, wall_now() - t0, reused);
-    rc = write_table(t, fmt, out_path, residuals, nresiduals);
-out:
-    xs_plan_free(&p);
+    xr_outcome_free(&o);
     return rc;
 }
 
@@ -450,8 +370,8 @@ int cmd_export(int argc, char **argv)
             sim_flags = 1;
             continue;
         case OPT_REUSE:
-            if (sa.nreuse == XS_MAX_REUSE) {
-                cli_error("export", "--reuse: at most %d parts", XS_MAX_REUSE);
+            if (sa.nreuse == XR_MAX_REUSE) {
+                cli_error("export", "--reuse: at most %d parts", XR_MAX_REUSE);
                 return 2;
             }
             sa.reuse[sa.nreuse++] = optarg;

@@ -1,0 +1,80 @@
+/* dispatch_print.c - the answer of `atomsim dispatch` as text, JSON or a
+ * CSV row (see dispatch_print.h). */
+#include "dispatch_print.h"
+
+#include "../model/params.h"
+
+static const char *band_text(const tbl_answer *a, char *buf, size_t len)
+{
+    if (!a->band_rows)
+        snprintf(buf, len, "no band: no validation rows for this pattern and n");
+    else
+        snprintf(buf, len, "%.6g to %.6g (p10..p90 of measured/predicted, %d validation rows)", a->gpu_lo_us,
+                 a->gpu_hi_us, a->band_rows);
+    return buf;
+}
+
+static const char *source_name(char s)
+{
+    return s == 's' ? "simulator" : s == 'x' ? "simulator and model" : "model";
+}
+
+void dpr_text(FILE *f, const tbl_table *t, const tbl_answer *a)
+{
+    char band[200];
+    const dsp_policy *pol = tbl_policy(t);
+    fprintf(f, "decision: %s\nreason: %s\nrule: %s\n", dsp_target_name(a->d.target), dsp_reason_name(a->d.reason),
+           dsp_rule_name(a->rule));
+    fprintf(f, "gpu_us: %.6g\ngpu_band_us: %s\ncpu_us: %.6g\n", a->gpu_us, band_text(a, band, sizeof band), a->cpu_us);
+    fprintf(f, "cost_decision: %s\nseed_decision: %s\nseed_reason: %s\n", dsp_target_name(a->d.cost_target),
+           dsp_target_name(a->d.seed_target), dsp_reason_name(a->d.seed_reason));
+    fprintf(f, "density_fraction: %.6g\npenalty: %.6g\ninhibited: %s\nextrapolated: %s\n", a->density_fraction,
+           a->d.penalty, a->d.inhibited ? "true" : "false", a->extrapolated ? "true" : "false");
+    fprintf(f, "assumptions:\n");
+    fprintf(f, "  data: on %s%s\n", dsp_data_on_name(a->data_on),
+           a->data_on == DSP_DATA_ON_GPU    ? " (the CPU tier fetches the input over PCIe)"
+           : a->data_on == DSP_DATA_ON_HOST ? " (the GPU fetches the input and returns its result over PCIe)"
+                                            : " (resident on each side: nothing moves)");
+    fprintf(f, "  gpu: %s (config %s, hash %s); kernel %.6g us from the %s, host launch %.6g us, PCIe %.6g GB/s\n",
+           tbl_gpu_name(t), tbl_gpu_config_path(t), tbl_config_hash(t), a->gpu_kernel_us, source_name(a->source),
+           pol->host_launch_us, pol->pcie_bandwidth_gbps);
+    fprintf(f, "  trust: %s\n", tbl_gpu_trust(t));
+    fprintf(f, "  cpu: %s; compute %.6g us\n", tbl_cpu_name(t), a->cpu_compute_us);
+    /* The bands are the model's residuals even where the simulator made the
+     * time: say so rather than let a simulator cell borrow their authority. */
+    fprintf(f, "  calibration: %s\n", a->band_rows ? "the band comes from the model's residuals on the GPU config's "
+                                                 "validation rows"
+                                               : "none recorded in this table for this pattern and n");
+}
+
+void dpr_json(FILE *f, const tbl_table *t, const tbl_answer *a)
+{
+    fprintf(f, "{\n  \"decision\": \"%s\",\n  \"reason\": \"%s\",\n  \"rule\": \"%s\",\n", dsp_target_name(a->d.target),
+           dsp_reason_name(a->d.reason), dsp_rule_name(a->rule));
+    fprintf(f, "  \"gpu_us\": %.6g,\n  \"gpu_lo_us\": %.6g,\n  \"gpu_hi_us\": %.6g,\n  \"band_rows\": %d,\n  \"cpu_us\": %.6g,\n",
+           a->gpu_us, a->gpu_lo_us, a->gpu_hi_us, a->band_rows, a->cpu_us);
+    fprintf(f, "  \"gpu_kernel_us\": %.6g,\n  \"cpu_compute_us\": %.6g,\n", a->gpu_kernel_us, a->cpu_compute_us);
+    fprintf(f, "  \"cost_decision\": \"%s\",\n  \"seed_decision\": \"%s\",\n  \"seed_reason\": \"%s\",\n",
+           dsp_target_name(a->d.cost_target), dsp_target_name(a->d.seed_target), dsp_reason_name(a->d.seed_reason));
+    fprintf(f, "  \"density_fraction\": %.6g,\n  \"penalty\": %.6g,\n  \"inhibited\": %s,\n  \"extrapolated\": %s,\n",
+           a->density_fraction, a->d.penalty, a->d.inhibited ? "true" : "false", a->extrapolated ? "true" : "false");
+    fprintf(f, "  \"data_on\": \"%s\",\n  \"source\": \"%s\",\n  \"gpu\": \"%s\",\n  \"config_hash\": \"%s\",\n",
+           dsp_data_on_name(a->data_on), source_name(a->source), tbl_gpu_name(t), tbl_config_hash(t));
+    fprintf(f, "  \"trust\": \"%s\",\n  \"cpu\": \"%s\"\n}\n", tbl_gpu_trust(t), tbl_cpu_name(t));
+}
+
+void dpr_csv_header(FILE *f)
+{
+    fputs("pattern,n,wg,smem_per_wg,selectivity,bins,hot,addresses,decision,reason,rule,gpu_us,gpu_lo_us,gpu_hi_us,"
+          "cpu_us,cost_decision,seed_decision,seed_reason,data_on,source,extrapolated\n",
+          f);
+}
+
+void dpr_csv_row(FILE *f, const tbl_query *q, const tbl_answer *a)
+{
+    fprintf(f, "%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%s,%s,%s,%s,%s,%d\n",
+           pat_name(q->pattern), q->n, q->wg, q->smem_per_wg, q->selectivity, q->bins, q->hot, q->addresses,
+           dsp_target_name(a->d.target), dsp_reason_name(a->d.reason), dsp_rule_name(a->rule), a->gpu_us,
+           a->gpu_lo_us, a->gpu_hi_us, a->cpu_us, dsp_target_name(a->d.cost_target), dsp_target_name(a->d.seed_target),
+           dsp_reason_name(a->d.seed_reason), dsp_data_on_name(a->data_on), source_name(a->source), a->extrapolated);
+}

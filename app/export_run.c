@@ -1,0 +1,118 @@
+/* export_run.c - `atomsim export`'s error bands and its --engine sim runs,
+ * shards, merges and reuse (see export_run.h). */
+#include "export_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../validate/bands.h"
+#include "export_part.h"
+#include "sweep.h"
+
+int xr_add_bands(exp_table *t, const char *const *paths, int npaths, char err[CFG_ERR_MAX])
+{
+    /* the datasets as one, so that a region's quantiles see every row */
+    val_dataset d = { 0 };
+    for (int k = 0; k < npaths; k++) {
+        val_dataset one;
+        if (val_dataset_load(paths[k], &one, err)) {
+            val_dataset_free(&d);
+            return -1;
+        }
+        val_row *rows = realloc(d.rows, (d.count + one.count + 1) * sizeof *rows);
+        if (!rows) {
+            val_dataset_free(&one);
+            val_dataset_free(&d);
+            snprintf(err, CFG_ERR_MAX, "out of memory");
+            return -1;
+        }
+        memcpy(rows + d.count, one.rows, one.count * sizeof *rows);
+        d.rows = rows;
+        d.count += one.count;
+        val_dataset_free(&one);
+    }
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < t->pattern_count; i++) {
+        exp_band b[EXP_MAX_BANDS];
+        int count;
+        rc = val_bands(&t->gpu, &d, t->patterns[i].pattern, b, &count, err);
+        if (rc == 0)
+            exp_set_bands(t, t->patterns[i].pattern, b, count);
+    }
+    val_dataset_free(&d);
+    return rc;
+}
+
+double xr_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Carries the shard's cells over from parts of r->reuse_config, run under
+ * this config's event budget (the budget decides which cells the parts
+ * hold times for).  0, or -1 with err. */
+static int reuse(const cfg_config *cfg, const xr_request *r, xr_outcome *o, char err[CFG_ERR_MAX])
+{
+    cfg_config old;
+    cfg_defaults(&old);
+    if (cfg_load(&old, r->reuse_config, err) || cfg_validate(&old, err))
+        return -1;
+    old.sim.max_events = cfg->sim.max_events;
+    return xs_part_reuse(&o->plan, &old, r->reuse, r->nreuse, o->begin, o->end, &o->reused, err);
+}
+
+int xr_sim(const cfg_config *cfg, const cpu_config *cpu, const xr_request *r, xr_outcome *o, char err[CFG_ERR_MAX])
+{
+    memset(o, 0, sizeof *o);
+    if (xs_scope_check(cfg, &r->scope, err))
+        return 2;
+    if (xs_plan_build(cfg, cpu, &r->scope, &o->plan, err))
+        return 1;
+    o->planned = 1;
+    uint64_t begin = 0, end = o->plan.count;
+    if (r->sharded)
+        swp_shard_range(o->plan.count, r->shard_k, r->shard_n, &begin, &end);
+    o->begin = (size_t)begin;
+    o->end = (size_t)end;
+    o->started = xr_now();
+    if (r->mode == XR_COUNT || r->mode == XR_LIST)
+        return 0;
+    if (r->nreuse && reuse(cfg, r, o, err))
+        return 2;
+    if (r->merge ? xs_part_merge(&o->plan, r->parts, r->nparts, err)
+                 : xs_run(&o->plan, o->begin, o->end, r->jobs, r->progress, err)) {
+        o->quiet = !*err;
+        return r->merge ? 2 : 1;
+    }
+    if (r->mode == XR_TABLE && xs_table(&o->plan, &o->table, err))
+        return 1;
+    return 0;
+}
+
+void xr_outcome_free(xr_outcome *o)
+{
+    if (o->planned)
+        xs_plan_free(&o->plan);
+    o->planned = 0;
+}
+
+void xr_cost_of(const xr_outcome *o, const exp_table *t, xr_cost *c)
+{
+    memset(c, 0, sizeof *c);
+    c->runs = o->end - o->begin;
+    c->reused = o->reused;
+    for (size_t i = o->begin; i < o->end; i++) {
+        c->cpu_s += o->plan.cells[i].cpu_s;
+        c->over_budget += o->plan.cells[i].status == XS_BUDGET;
+    }
+    for (int k = 0; t && k < t->pattern_count; k++)
+        for (size_t i = 0; i < t->patterns[k].cell_count; i++) {
+            if (t->patterns[k].cells[i].source == EXP_SOURCE_SIM)
+                c->cells_sim++;
+            else
+                c->cells_model++;
+        }
+}

@@ -1,0 +1,24 @@
+/* plan_write.h - writes the rows of a random harness plan (plan_draw.h):
+ * as a vkbench plan (a comment header naming the command, then one line of
+ * vkbench flags a row) or as the CSV that `atomsim dispatch --batch` and
+ * the datasets' tools read. */
+#ifndef ATOM_VALIDATE_PLAN_WRITE_H
+#define ATOM_VALIDATE_PLAN_WRITE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "plan_draw.h"
+
+enum plw_format { PLW_PLAN, PLW_CSV };
+
+/* The plan's two comment lines: the command as typed (argv before getopt
+ * permuted it), quoted for a POSIX shell so that it can be pasted back to
+ * make the file again, then what the file is.  CSV: the header line.
+ * fprintf's result: negative on a write error. */
+int plw_header(FILE *f, enum plw_format fmt, int argc, char *const *argv, uint64_t rows, int npat);
+
+/* One row, every parameter given, fractions exactly as drawn. */
+int plw_row(FILE *f, enum plw_format fmt, const pln_row *w);
+
+#endif
