@@ -147,8 +147,11 @@ static int parse_patterns(const char *arg, pln_spec *s)
 
 int cmd_plan(int argc, char **argv)
 {
-    /* the fixed options, one per integer axis, and the terminator */
-    struct option longopts[9 + PLN_AX_COUNT + 1] = {
+    /* the fixed options, one per integer axis, and the terminator; the
+     * count is the array's own, so a new fixed option cannot be overwritten
+     * by the axes (max-cas-contenders was, and was refused as unknown) */
+    enum { FIXED = 10 };
+    struct option longopts[FIXED + PLN_AX_COUNT + 1] = {
         { "random", no_argument, NULL, OPT_RANDOM },
         { "seed", required_argument, NULL, OPT_SEED },
         { "rows", required_argument, NULL, OPT_ROWS },
@@ -160,7 +163,7 @@ int cmd_plan(int argc, char **argv)
         { "hot-range", required_argument, NULL, OPT_HOT_RANGE },
         { "max-cas-contenders", required_argument, NULL, OPT_MAX_CAS },
     };
-    int nopt = 9;
+    int nopt = FIXED;
     for (int ax = 0; ax < PLN_AX_COUNT; ax++)
         longopts[nopt++] = (struct option){ pln_axis_flag(ax), required_argument, NULL, OPT_AXIS + ax };
     longopts[nopt] = (struct option){ 0, 0, 0, 0 };

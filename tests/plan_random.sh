@@ -144,6 +144,15 @@ expect2 "unknown format" "xml" "${r[@]}" --format xml
 expect2 "unwritable output" "$tmp/none/x" "${r[@]}" --output "$tmp/none/x"
 expect2 "stray argument" "stray" "${r[@]}" stray
 
+# --max-cas-contenders is taken (it was once overwritten in the option
+# array and refused as unknown) and tightens the guard on CAS rows
+got=0
+"$A" plan --random --seed 3 --rows 40 --patterns cas-append,histogram-u8-cas --max-cas-contenders 64 >"$tmp/cas64.plan" 2>"$tmp/err" || got=$?
+"$A" plan --random --seed 3 --rows 40 --patterns cas-append,histogram-u8-cas >"$tmp/casdef.plan" 2>/dev/null
+check_eval "--max-cas-contenders is accepted (exit $got) and changes the draw" \
+    "[ $got -eq 0 ] && [ ! -s $tmp/err ] && ! cmp -s <(grep -v '^#' $tmp/cas64.plan) <(grep -v '^#' $tmp/casdef.plan)"
+expect2 "a zero contender bound" "max-cas-contenders" "${r[@]}" --max-cas-contenders 0
+
 got=0
 "$A" plan "${r[@]}" >/dev/full 2>"$tmp/err" || got=$?
 check_eval "a full disk fails with a message" "[ $got -ne 0 ] && grep -q 'No space' $tmp/err"
