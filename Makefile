@@ -101,7 +101,7 @@ validate-full: $(B)/atomsim
 
 # Both engines against every measured set, in-sample and frozen apart
 # (validate/accuracy.sh): docs/accuracy/*.csv and the block of
-# docs/accuracy.md made from them.  About 50 minutes on 2 cores; ACCURACY_JOBS
+# docs/accuracy.md made from them.  About 50 minutes on 2 cores, 11.5 on 16; ACCURACY_JOBS
 # workers (default: the online CPUs).
 accuracy: $(B)/atomsim
 	bash validate/accuracy.sh collect $(B)/atomsim $(ACCURACY_JOBS)

@@ -43,7 +43,9 @@ static void usage(FILE *f)
                "--reuse-config FILE --reuse PART (repeatable) carries cells over from parts made from FILE (with\n"
                "the same --max-events) where FILE differs only in keys the simulator reads through occupancy\n"
                "(gpu.smem_per_sm_bytes, gpu.smem_reserved_per_wg_bytes) and the cell holds as many workgroups\n"
-               "an SM under both; every other cell runs.\n");
+               "an SM under both, in [smem] keys (the patterns without shared-memory ops carry over), or in\n"
+               "keys only an atomic that returns its old value reads (coalesce.lsu_return_cycles_per_request,\n"
+               "reply_cycles_per_request: the patterns that use no old value carry over); every other cell runs.\n");
 }
 
 enum {

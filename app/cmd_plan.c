@@ -147,11 +147,11 @@ static int parse_patterns(const char *arg, pln_spec *s)
 
 int cmd_plan(int argc, char **argv)
 {
-    /* the fixed options, one per integer axis, and the terminator; the
-     * count is the array's own, so a new fixed option cannot be overwritten
-     * by the axes (max-cas-contenders was, and was refused as unknown) */
-    enum { FIXED = 10 };
-    struct option longopts[FIXED + PLN_AX_COUNT + 1] = {
+    /* the fixed options, then one per integer axis, and the terminator;
+     * FIXED counts the fixed array itself, so a new fixed option cannot be
+     * overwritten by the axes (max-cas-contenders was, and was refused as
+     * unknown) */
+    static const struct option fixed[] = {
         { "random", no_argument, NULL, OPT_RANDOM },
         { "seed", required_argument, NULL, OPT_SEED },
         { "rows", required_argument, NULL, OPT_ROWS },
@@ -163,6 +163,9 @@ int cmd_plan(int argc, char **argv)
         { "hot-range", required_argument, NULL, OPT_HOT_RANGE },
         { "max-cas-contenders", required_argument, NULL, OPT_MAX_CAS },
     };
+    enum { FIXED = sizeof fixed / sizeof fixed[0] };
+    struct option longopts[FIXED + PLN_AX_COUNT + 1];
+    memcpy(longopts, fixed, sizeof fixed);
     int nopt = FIXED;
     for (int ax = 0; ax < PLN_AX_COUNT; ax++)
         longopts[nopt++] = (struct option){ pln_axis_flag(ax), required_argument, NULL, OPT_AXIS + ax };

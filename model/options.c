@@ -7,8 +7,9 @@
  * from, read off the comment beside it there (and its "; Sources" header):
  * spec, microbenchmark (this project's own probes), calibrate (the keys
  * `atomsim calibrate` may fit, whatever their starting value's origin),
- * hand (fitted by hand to measured rows), estimate, or setting (not a
- * hardware fact).  A key whose comment names both a measurement and a
+ * hand (fitted by hand to measured rows), estimate, setting (not a
+ * hardware fact), or label (says what the config is, gpu.trust: enters no
+ * result and no hash).  A key whose comment names both a measurement and a
  * document takes the one named first, the value's own origin. */
 #include "config.h"
 

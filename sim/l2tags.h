@@ -1,6 +1,7 @@
 /* l2tags.h - which lines the L2 holds: set-associative, least recently
  * used, with each line's dirty sectors, so that a line it evicts costs its
- * write-back.  Used by memsys.c for atomics (stores write through). */
+ * write-back.  Used for atomics (memsys.c, cas_sched.c through
+ * memsys_int.h's line_miss); stores write through. */
 #ifndef ATOM_SIM_L2TAGS_H
 #define ATOM_SIM_L2TAGS_H
 

@@ -12,7 +12,7 @@
 typedef struct mem_sys mem_sys;
 
 /* nwarps: resident warps (ids 0..nwarps-1); seed drives the slices'
- * another service order (l2.cas_service = random or class). */
+ * random service order (l2.cas_service = random or class). */
 int mem_open(const cfg_config *cfg, const sim_layout *lay, int nwarps, uint64_t seed, mem_sys **out,
              char err[CFG_ERR_MAX]);
 void mem_close(mem_sys *m);

@@ -80,7 +80,11 @@ render() {
             [ "$e" = sim ] && E=simulator || E=model
             echo
             echo "**The $E, in-sample** (\`validate/data/$g.csv\`, the rows the mechanisms were"
-            echo "designed on; the H100's calibration was fitted on 284 of them):"
+            if [ "$g" = h100 ]; then
+                echo "designed on; the H100's calibration was fitted on 284 of them):"
+            else
+                echo "designed on; this GPU reads the H100's calibration, fitted on no row of it):"
+            fi
             echo
             table_head pattern
             fmt_rows "" "$out/insample-$g-$e.csv"
