@@ -1,7 +1,7 @@
 /* args.h - the flags every run-like subcommand shares (docs/cli.md's CLI
  * contract): config, pattern parameters, -p overrides, engine and format. */
-#ifndef ATOM_CLI_ARGS_H
-#define ATOM_CLI_ARGS_H
+#ifndef ATOM_APP_ARGS_H
+#define ATOM_APP_ARGS_H
 
 #include <getopt.h>
 #include <stdio.h>

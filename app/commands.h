@@ -1,7 +1,7 @@
 /* commands.h - one entry point per `atomsim` subcommand.  Each returns the
  * process exit status: 0 ok, 1 a run failed, 2 bad usage or input. */
-#ifndef ATOM_CLI_COMMANDS_H
-#define ATOM_CLI_COMMANDS_H
+#ifndef ATOM_APP_COMMANDS_H
+#define ATOM_APP_COMMANDS_H
 
 int cmd_run(int argc, char **argv);
 int cmd_config(int argc, char **argv);

@@ -2,8 +2,8 @@
  * table (model/table.h): text (the decision, both costs and the
  * assumptions behind them), JSON, or a CSV row, the format of --batch's
  * answers too. */
-#ifndef ATOM_CLI_DISPATCH_PRINT_H
-#define ATOM_CLI_DISPATCH_PRINT_H
+#ifndef ATOM_APP_DISPATCH_PRINT_H
+#define ATOM_APP_DISPATCH_PRINT_H
 
 #include <stdio.h>
 

@@ -17,8 +17,8 @@
  * time, exact) or m (over the event budget: the model fills it at the
  * merge); cpu_s what the run cost.  The columns name sweep --points' keys,
  * so a part (or --list's output) is also a points file. */
-#ifndef ATOM_CLI_EXPORT_PART_H
-#define ATOM_CLI_EXPORT_PART_H
+#ifndef ATOM_APP_EXPORT_PART_H
+#define ATOM_APP_EXPORT_PART_H
 
 #include <stdio.h>
 

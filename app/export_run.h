@@ -6,8 +6,8 @@
  * It uses the simulator, the model and validate/ together, so it lives
  * with the application; the caller parses the flags and writes the
  * results. */
-#ifndef ATOM_CLI_EXPORT_RUN_H
-#define ATOM_CLI_EXPORT_RUN_H
+#ifndef ATOM_APP_EXPORT_RUN_H
+#define ATOM_APP_EXPORT_RUN_H
 
 #include <stddef.h>
 

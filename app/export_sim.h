@@ -18,8 +18,8 @@
  * is a pure function of the configs and the scope, and the table of the
  * plan and the simulator's (deterministic) times: the same table for any
  * number of workers and any sharding. */
-#ifndef ATOM_CLI_EXPORT_SIM_H
-#define ATOM_CLI_EXPORT_SIM_H
+#ifndef ATOM_APP_EXPORT_SIM_H
+#define ATOM_APP_EXPORT_SIM_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -14,8 +14,8 @@
  * Paths (configs, points) are relative to the current directory (the
  * repository root).  Command-line sweep options replace the file's axes of
  * the same key in every grid; --config replaces its configs (swp_cli_apply). */
-#ifndef ATOM_CLI_STUDY_H
-#define ATOM_CLI_STUDY_H
+#ifndef ATOM_APP_STUDY_H
+#define ATOM_APP_STUDY_H
 
 #include "sweep.h"
 

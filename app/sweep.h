@@ -19,8 +19,8 @@
  * Rows run on worker processes (fork, one socket each); the parent hands
  * out rows in order and writes results in row order, so the output is
  * byte-identical whatever the number of workers. */
-#ifndef ATOM_CLI_SWEEP_H
-#define ATOM_CLI_SWEEP_H
+#ifndef ATOM_APP_SWEEP_H
+#define ATOM_APP_SWEEP_H
 
 #include <stdint.h>
 #include <stdio.h>

@@ -8,8 +8,8 @@
  *   sweep_write.c   the writers of a run's rows (CSV, JSON, text)
  *   sweep_run.c     the runner: the rows as jobs of the worker pool
  *   sweep_cli.c     the command line shared by `sweep` and `study` */
-#ifndef ATOM_CLI_SWEEP_INT_H
-#define ATOM_CLI_SWEEP_INT_H
+#ifndef ATOM_APP_SWEEP_INT_H
+#define ATOM_APP_SWEEP_INT_H
 
 #include "sweep.h"
 
