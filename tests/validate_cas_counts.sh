@@ -7,7 +7,8 @@
 # failed lane retries with the value it got back), which a broken loop or
 # merge rule would miss by far more.
 # The contended rows stay out (1e6 events): the simulator takes 1.5-3x the
-# GPU's attempts there, a known gap (docs/findings.md).  Also the column's error path.
+# GPU's attempts there, a known gap (docs/findings.md).  Also the column's error path,
+# and the clock guard's evidence columns that vkbench adds after it.
 set -u
 A=${ATOMSIM:-build/atomsim}
 D=validate/data/probes/h100-cas-attempts.csv
@@ -44,5 +45,21 @@ rc=$?
 check "a malformed count exits 2" test $rc -eq 2
 check "and says which line and why in one line" \
     test "$(cat "$tmp/bad.err")" = "atomsim validate: $tmp/bad.csv:$(($(grep -c '^#' $D) + 3)): cas_attempts 'abc' is not a count"
+
+# the clock guard's columns (vkbench with the guard on): read after the count column or alone
+P=validate/data/probes/h100-cas-control.csv
+{ grep '^#' $P; grep -v '^#' $P | sed '1s/$/,clock_ratio_max,clock_rewarms/; 2,$s/$/,1.0123,0/'; } >"$tmp/clock.csv"
+"$A" validate --config configs/h100.ini --data "$tmp/clock.csv" --engine model --format csv >"$tmp/clock.out" 2>&1
+check "a dataset with the clock columns is read (exit 0)" test $? -eq 0
+{ grep '^#' $D; grep -v '^#' $D | sed '1s/$/,clock_ratio_max,clock_rewarms/; 2,$s/$/,,2/'; } >"$tmp/both.csv"
+"$A" validate --config configs/h100.ini --data "$tmp/both.csv" --engine model --format csv >"$tmp/both.out" 2>&1
+check "counts and clock columns together are read, the counts kept" grep -q ',status,measured_cas_attempts,predicted_cas_attempts$' "$tmp/both.out"
+{ grep '^#' $P; grep -v '^#' $P | head -3 | sed '1s/$/,clock_ratio_max,clock_rewarms/; 2,$s/$/,fast,0/'; } >"$tmp/badclock.csv"
+"$A" validate --config configs/h100.ini --data "$tmp/badclock.csv" >"$tmp/bc.out" 2>"$tmp/bc.err"
+check "a malformed clock ratio exits 2 naming the line" \
+    test $? -eq 2 -a "$(cat "$tmp/bc.err")" = "atomsim validate: $tmp/badclock.csv:$(($(grep -c '^#' $P) + 2)): clock evidence 'fast,0' is not a ratio and a count"
+{ grep '^#' $P; grep -v '^#' $P | head -3 | sed '1s/$/,clock_rewarms/'; } >"$tmp/badhead.csv"
+"$A" validate --config configs/h100.ini --data "$tmp/badhead.csv" >/dev/null 2>&1
+check "an unknown trailing column is refused (exit 2)" test $? -eq 2
 
 finish

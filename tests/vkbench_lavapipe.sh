@@ -69,9 +69,14 @@ check "clock guard off by default on lavapipe" grep -q '^# clock_guard: off$' "$
 rc=0
 vkbench --pattern counter,compaction,histogram-u16-cas --n 2^14 --reps 3 --warmup 1 \
     --clock-guard 10000 >"$tmp/guard.csv" 2>"$tmp/guard.err" || rc=$?
-check "clock guard run exits 0 with 3 ok rows" test "$rc" -eq 0 -a "$(grep -c ',ok$' "$tmp/guard.csv")" -eq 3
+check "clock guard run exits 0 with 3 ok rows" test "$rc" -eq 0 -a "$(grep -c ',ok,[0-9.]*,[0-9]*$' "$tmp/guard.csv")" -eq 3
 check "clock guard recorded in provenance" grep -q '^# clock_guard: each repetition' "$tmp/guard.csv"
-check "clock guard baseline recorded" grep -q '^# clock_probe_us_at_start: [0-9]' "$tmp/guard.csv"
+check "clock guard reference recorded" grep -q '^# clock_probe_us_reference: [0-9]' "$tmp/guard.csv"
+check "clock guard tolerance and its source recorded" grep -q '^# clock_guard_tolerance: 10000.0% (--clock-guard; ' "$tmp/guard.csv"
+check "each row carries its clock evidence (columns)" grep -q ',check,clock_ratio_max,clock_rewarms$' "$tmp/guard.csv"
+check "each row's slowest accepted probe is within the tolerance" \
+    awk -F, '/,ok,/ && ($(NF-1) <= 0 || $(NF-1) > 101) { bad = 1 } END { exit bad }' "$tmp/guard.csv"
+check "no clock columns with the guard off" grep -q ',check$' "$tmp/smoke.csv"
 
 # --- --count-cas: each CAS-histogram thread's compare-and-swaps, summed;
 # a thread takes at least one, and with one bin (every lane on one word)

@@ -8,9 +8,11 @@
 #include <sys/stat.h>
 
 /* The header: pattern, each parameter's CSV column (the parameter table's,
- * in its order), then the timings' columns; and vkbench --count-cas's. */
+ * in its order), then the timings' columns; then vkbench --count-cas's, and
+ * the clock guard's evidence (vkbench/vkb_csv.h), each where present. */
 static const char *const timings = ",reps,time_us_median,time_us_min,time_us_max,check";
 static const char *const cas_column = ",cas_attempts";
+static const char *const clock_columns = ",clock_ratio_max,clock_rewarms";
 
 /* The parameters with a column, in the table's order; how many. */
 static int param_columns(const pat_param_desc *cols[PP_COUNT])
@@ -42,9 +44,21 @@ static void chomp(char *s)
         s[--n] = 0;
 }
 
-static int parse_row(char *line, int has_cas, val_row *r, char *why, size_t whylen)
+/* A field that is empty or a number >= 0; *out = -1 when empty. */
+static int optional_count(const char *s, double *out)
 {
-    enum { MAXF = PP_COUNT + 8 };
+    *out = -1;
+    if (!s[0])
+        return 0;
+    errno = 0;
+    char *e;
+    *out = strtod(s, &e);
+    return e == s || *e || errno || !(*out >= 0) ? -1 : 0;
+}
+
+static int parse_row(char *line, int has_cas, int has_clock, val_row *r, char *why, size_t whylen)
+{
+    enum { MAXF = PP_COUNT + 10 };
     const pat_param_desc *cols[PP_COUNT];
     int k = param_columns(cols); /* fields 1..k; then reps, three timings, check */
     char *f[MAXF];
@@ -57,20 +71,21 @@ static int parse_row(char *line, int has_cas, val_row *r, char *why, size_t whyl
         *c = 0;
         p = c + 1;
     }
-    int want = k + 6 + has_cas;
+    int want = k + 6 + has_cas + 2 * has_clock;
     if (nf != want) {
         snprintf(why, whylen, "expected %d fields, found %d", want, nf);
         return -1;
     }
     r->cas_attempts = -1;
-    if (has_cas && f[k + 6][0]) {
-        errno = 0;
-        char *e;
-        r->cas_attempts = strtod(f[k + 6], &e);
-        if (e == f[k + 6] || *e || errno || !(r->cas_attempts >= 0)) {
-            snprintf(why, whylen, "cas_attempts '%s' is not a count", f[k + 6]);
-            return -1;
-        }
+    if (has_cas && optional_count(f[k + 6], &r->cas_attempts)) {
+        snprintf(why, whylen, "cas_attempts '%s' is not a count", f[k + 6]);
+        return -1;
+    }
+    r->clock_ratio_max = r->clock_rewarms = -1;
+    int ck = k + 6 + has_cas;
+    if (has_clock && (optional_count(f[ck], &r->clock_ratio_max) || optional_count(f[ck + 1], &r->clock_rewarms))) {
+        snprintf(why, whylen, "clock evidence '%s,%s' is not a ratio and a count", f[ck], f[ck + 1]);
+        return -1;
     }
     pat_defaults(&r->params);
     if (pat_from_name(f[0], &r->params.pattern)) {
@@ -158,8 +173,13 @@ int val_dataset_load(const char *path, val_dataset *d, char err[CFG_ERR_MAX])
             char header[512];
             make_header(header, sizeof header);
             size_t hl = strlen(header);
-            d->has_cas = !strncmp(line, header, hl) && !strcmp(line + hl, cas_column);
-            if (!d->has_cas && strcmp(line, header)) {
+            const char *rest = line + hl;
+            int base = !strncmp(line, header, hl);
+            d->has_cas = base && !strncmp(rest, cas_column, strlen(cas_column));
+            if (d->has_cas)
+                rest += strlen(cas_column);
+            d->has_clock = base && !strcmp(rest, clock_columns);
+            if (!base || (*rest && !d->has_clock)) {
                 snprintf(err, CFG_ERR_MAX, "%s:%d: expected the dataset header '%s'", path, lineno, header);
                 goto fail;
             }
@@ -176,7 +196,7 @@ int val_dataset_load(const char *path, val_dataset *d, char err[CFG_ERR_MAX])
             d->rows = nr;
         }
         val_row *r = &d->rows[d->count];
-        if (parse_row(line, d->has_cas, r, why, sizeof why)) {
+        if (parse_row(line, d->has_cas, d->has_clock, r, why, sizeof why)) {
             snprintf(err, CFG_ERR_MAX, "%s:%d: %s", path, lineno, why);
             goto fail;
         }

@@ -161,7 +161,7 @@ int vkb_bench_open(vkb_gpu *g, double clock_tol_pct, vkb_bench **out,
         return vkb_errf(err, VKB_EFAIL, "out of memory");
     b->g = g;
     int rc = make_objects(b, err);
-    if (rc == VKB_OK && clock_tol_pct > 0)
+    if (rc == VKB_OK && clock_tol_pct >= 0)
         rc = vkb_clock_open(g, clock_tol_pct, &b->clock, err);
     if (rc) {
         vkb_bench_close(b);
@@ -414,8 +414,10 @@ static int prepare(vkb_bench *b, const vkb_cfg *c, char *err)
 }
 
 /* Clears the buffers; with the clock guard, also until the probe that
- * runs with the clear finds the clock at its top, heating in between. */
-static int clear_at_top_clock(vkb_bench *b, char *err)
+ * runs with the clear finds the clock at its top, heating in between.
+ * *ratio: the accepted probe over the guard's reference; *warms: heatings. */
+static int clear_at_top_clock(vkb_bench *b, double *ratio, int *warms,
+                              char *err)
 {
     int rc, ok = 0;
     for (int tries = 0;; tries++) {
@@ -423,13 +425,14 @@ static int clear_at_top_clock(vkb_bench *b, char *err)
                              err);
         if (rc || !b->clock)
             return rc;
-        if ((rc = vkb_clock_probe_ok(b->clock, &ok, err)) || ok)
+        if ((rc = vkb_clock_probe_ok(b->clock, &ok, ratio, err)) || ok)
             return rc;
         if (tries == 3)
             return vkb_errf(err, VKB_ECLOCK, "the SM clock fell again "
                             "after each of 3 warm-ups");
         if ((rc = vkb_clock_warm(b->clock, err)))
             return rc;
+        ++*warms;
     }
 }
 
@@ -437,10 +440,10 @@ static int clear_at_top_clock(vkb_bench *b, char *err)
  * counting on, *tries is the dispatch's compare-and-swaps, summed over
  * its threads. */
 static int one_rep(vkb_bench *b, const vkb_cfg *c, vkb_ref *ref, double *us,
-                   double *tries, char *err)
+                   double *tries, double *ratio, int *warms, char *err)
 {
     int rc;
-    if ((rc = clear_at_top_clock(b, err)) ||
+    if ((rc = clear_at_top_clock(b, ratio, warms, err)) ||
         (rc = vkb_submit_wait(b->g, b->cb_timed, b->fence, "dispatch",
                               err)) ||
         (rc = vkb_timestamp_us(b->g, b->qp, 0, us, err)) ||
@@ -560,6 +563,7 @@ int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
 
     memset(res, 0, sizeof *res);
     res->cas_attempts = -1;
+    res->clock_ratio_max = -1;
     if ((rc = prepare(b, c, err)) || (rc = vkb_ref_open(c, &ref, err)))
         return rc;
     t = malloc(sizeof *t * 2 * (size_t)c->reps);
@@ -569,8 +573,9 @@ int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
         return vkb_errf(err, VKB_EFAIL, "out of memory");
     }
     for (int k = 0; k < c->warmup + c->reps; k++) {
-        double us = 0, tries = -1;
-        rc = one_rep(b, c, ref, &us, &tries, err);
+        double us = 0, tries = -1, ratio = -1;
+        rc = one_rep(b, c, ref, &us, &tries, &ratio, &res->clock_rewarms,
+                     err);
         if (rc)
             break;
         if (k == 0) {
@@ -583,6 +588,8 @@ int vkb_bench_run(vkb_bench *b, const vkb_cfg *c, double max_ms,
             }
         }
         if (k >= c->warmup) {
+            if (ratio > res->clock_ratio_max)
+                res->clock_ratio_max = ratio;
             tr[res->reps] = tries;
             t[res->reps++] = us;
         }

@@ -16,12 +16,19 @@ typedef struct vkb_result {
     double first_us;     /* the first dispatch, warm-up or not */
     double cas_attempts; /* median over the timed dispatches of the CAS
                             count summed over threads; -1: not counted */
+    double clock_ratio_max; /* the slowest accepted clock probe of the timed
+                               repetitions over the guard's reference; -1:
+                               no guard */
+    int clock_rewarms;   /* times the guard re-warmed the GPU in this row */
 } vkb_result;
 
 typedef struct vkb_bench vkb_bench;
 
-/* clock_tol_pct > 0 turns on the clock guard (vkb_clock.h) with that
- * tolerance; 0 measures whatever the clock is. */
+/* The clock guard (vkb_clock.h): clock_tol_pct > 0 with that tolerance,
+ * VKB_CLOCK_AUTO with the tolerance from the probe's spread on this board,
+ * VKB_CLOCK_OFF none (whatever the clock is gets measured). */
+#define VKB_CLOCK_AUTO 0.0
+#define VKB_CLOCK_OFF (-1.0)
 int vkb_bench_open(vkb_gpu *g, double clock_tol_pct, vkb_bench **out,
                    char *err);
 

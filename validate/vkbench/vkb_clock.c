@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "vkb_common.h"
+#include "vkb_guard.h"
 #include "vkb_spirv.h"
 #include "vkb_submit.h"
 
@@ -13,7 +14,6 @@
 #define HEAT_TARGET_US 10000.0
 #define CALIBRATE_HEAT_S 0.3
 #define WARM_LIMIT_S 5.0
-#define BASE_PROBES 5
 
 typedef struct push {
     uint32_t iters, touch;
@@ -34,7 +34,9 @@ struct vkb_clock {
     VkQueryPool qp; /* 0,1: probe; 2,3: heater */
     VkFence fence;
     uint32_t probe_iters, heat_groups;
-    double tol, base_us, last_us, warm_s;
+    vkb_guard guard;
+    double tol_pct; /* 0: the guard's own tolerance from the probes' spread */
+    double last_us, warm_s;
     int warms;
 };
 
@@ -235,10 +237,33 @@ static int heat_once(vkb_clock *c, char *err)
     return VKB_OK;
 }
 
+/* A probe alone in its submission, as the run's probes are (they ride
+ * with a buffer clear after the host has checked a result): its time then
+ * carries the same wake-up jitter. */
+static int probe_once(vkb_clock *c, char *err)
+{
+    VkCommandBuffer cb = c->cb_heat;
+    VkCommandBufferBeginInfo bi = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+    };
+    int rc;
+
+    VKCHECK(vkResetCommandBuffer(cb, 0));
+    VKCHECK(vkBeginCommandBuffer(cb, &bi));
+    vkb_clock_record_probe(c, cb);
+    VKCHECK(vkEndCommandBuffer(cb));
+    if ((rc = vkb_submit_wait(c->g, cb, c->fence, "clock probe", err)))
+        return rc;
+    return vkb_timestamp_us(c->g, c->qp, 0, &c->last_us, err);
+}
+
+/* Heats, sizes the probe, then takes the reference: VKB_GUARD_PROBES
+ * probes, each alone in its submission right after a heater, so the clock
+ * is at its top and the probe's jitter is the run's. */
 static int calibrate(vkb_clock *c, char *err)
 {
     int rc;
-    double t0 = now_s();
+    double t0 = now_s(), probes[VKB_GUARD_PROBES];
 
     c->probe_iters = 4096;
     c->heat_groups = 16;
@@ -249,13 +274,14 @@ static int calibrate(vkb_clock *c, char *err)
     double it = c->probe_iters * PROBE_TARGET_US /
                 (c->last_us > 0.1 ? c->last_us : 0.1);
     c->probe_iters = it < 1024 ? 1024 : it > 1048576 ? 1048576 : (uint32_t)it;
-    c->base_us = 0;
-    for (int k = 0; k < BASE_PROBES; k++) {
-        if ((rc = heat_once(c, err)))
+    for (int k = 0; k < VKB_GUARD_PROBES; k++) {
+        if ((rc = heat_once(c, err)) || (rc = probe_once(c, err)))
             return rc;
-        if (c->base_us == 0 || c->last_us < c->base_us)
-            c->base_us = c->last_us;
+        probes[k] = c->last_us;
     }
+    if (vkb_guard_set(&c->guard, probes, VKB_GUARD_PROBES, c->tol_pct))
+        return vkb_errf(err, VKB_EFAIL, "clock guard: the probe's "
+                        "timestamps read no time");
     return VKB_OK;
 }
 
@@ -267,7 +293,7 @@ int vkb_clock_open(vkb_gpu *g, double tol_pct, vkb_clock **out, char *err)
     if (!c)
         return vkb_errf(err, VKB_EFAIL, "out of memory");
     c->g = g;
-    c->tol = tol_pct / 100.0;
+    c->tol_pct = tol_pct;
     if ((rc = make_objects(c, err)) || (rc = calibrate(c, err))) {
         vkb_clock_close(c);
         return rc;
@@ -276,21 +302,18 @@ int vkb_clock_open(vkb_gpu *g, double tol_pct, vkb_clock **out, char *err)
     return VKB_OK;
 }
 
-/* The baseline only ever falls: a probe faster than it shows the clock was
- * not at its top when the baseline was taken. */
 static int accept(vkb_clock *c)
 {
-    if (c->last_us < c->base_us)
-        c->base_us = c->last_us;
-    return c->last_us <= c->base_us * (1.0 + c->tol);
+    return vkb_guard_accept(&c->guard, c->last_us);
 }
 
-int vkb_clock_probe_ok(vkb_clock *c, int *ok, char *err)
+int vkb_clock_probe_ok(vkb_clock *c, int *ok, double *ratio, char *err)
 {
     int rc = vkb_timestamp_us(c->g, c->qp, 0, &c->last_us, err);
     if (rc)
         return rc;
     *ok = accept(c);
+    *ratio = vkb_guard_ratio(&c->guard, c->last_us);
     return VKB_OK;
 }
 
@@ -311,14 +334,18 @@ int vkb_clock_warm(vkb_clock *c, char *err)
     c->warm_s += now_s() - t0;
     return vkb_errf(err, VKB_ECLOCK, "the SM clock stayed low: the clock "
                     "probe took %.2f us after %.0f s of heating, %.2f us at "
-                    "the best clock", c->last_us, WARM_LIMIT_S, c->base_us);
+                    "the top clock", c->last_us, WARM_LIMIT_S, c->guard.ref_us);
 }
 
 void vkb_clock_get_stats(const vkb_clock *c, vkb_clock_stats *s)
 {
-    s->base_us = c->base_us;
+    s->ref_us = c->guard.ref_us;
+    s->fastest_us = c->guard.fastest_us;
+    s->spread = c->guard.spread;
+    s->automatic = c->guard.automatic;
+    s->too_noisy = c->guard.too_noisy;
     s->probe_iters = c->probe_iters;
-    s->tol = c->tol;
+    s->tol = c->guard.tol;
     s->warms = c->warms;
     s->warm_s = c->warm_s;
 }

@@ -44,11 +44,12 @@ void vkb_csv_provenance(FILE *f, const vkb_gpu_info *in)
     fflush(f);
 }
 
-void vkb_csv_header(FILE *f, int cas)
+void vkb_csv_header(FILE *f, int cas, int clock)
 {
     fprintf(f, "pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,"
-               "reps,time_us_median,time_us_min,time_us_max,check%s\n",
-            cas ? ",cas_attempts" : "");
+               "reps,time_us_median,time_us_min,time_us_max,check%s%s\n",
+            cas ? ",cas_attempts" : "",
+            clock ? ",clock_ratio_max,clock_rewarms" : "");
     fflush(f);
 }
 
@@ -63,7 +64,7 @@ void vkb_csv_config(FILE *f, const vkb_cfg *c)
 }
 
 void vkb_csv_row(FILE *f, const vkb_cfg *c, const vkb_result *r, int ok,
-                 int cas)
+                 int cas, int clock)
 {
     vkb_csv_config(f, c);
     if (ok)
@@ -75,6 +76,10 @@ void vkb_csv_row(FILE *f, const vkb_cfg *c, const vkb_result *r, int ok,
         fprintf(f, ",%.0f", r->cas_attempts);
     else if (cas)
         fprintf(f, ",");
+    if (clock && r->clock_ratio_max >= 0)
+        fprintf(f, ",%.4f,%d", r->clock_ratio_max, r->clock_rewarms);
+    else if (clock)
+        fprintf(f, ",,%d", r->clock_rewarms);
     fprintf(f, "\n");
     fflush(f);
 }

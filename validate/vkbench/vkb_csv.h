@@ -15,11 +15,15 @@ void vkb_csv_provenance(FILE *f, const vkb_gpu_info *in);
  * compare-and-swaps of a dispatch summed over its threads, empty for the
  * patterns that do not count them. Such a file is a probe of its own, not
  * a dataset that atomsim validate reads. */
-void vkb_csv_header(FILE *f, int cas);
+/* clock = 1 (the clock guard on) adds the row's clock evidence after
+ * those: clock_ratio_max, the slowest accepted probe of its timed
+ * repetitions over the guard's reference, and clock_rewarms, the times the
+ * guard heated the GPU during the row. */
+void vkb_csv_header(FILE *f, int cas, int clock);
 
 /* ok = 0 writes check=FAIL with the times left empty: not a measurement. */
 void vkb_csv_row(FILE *f, const vkb_cfg *c, const vkb_result *r, int ok,
-                 int cas);
+                 int cas, int clock);
 
 /* The row's configuration columns alone, for --dry-run. */
 void vkb_csv_config(FILE *f, const vkb_cfg *c);

@@ -13,6 +13,7 @@
 #include "vkb_cfg.h"
 #include "vkb_common.h"
 #include "vkb_csv.h"
+#include "vkb_guard.h"
 #include "vkb_gpu.h"
 #include "vkb_hash.h"
 #include "vkb_limits.h"
@@ -28,14 +29,15 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-#define DEFAULT_CLOCK_TOL_PCT 5.0
+/* main_opts.clock_tol before --clock-guard: auto on GPUs, off on CPUs */
+#define CLOCK_UNSET (-2.0)
 
 typedef struct main_opts {
     const char *plan, *device;
     const char *win_order; /* --win-order FILE, or NULL */
     const char *trace;     /* --trace FILE, or NULL */
     double max_ms;
-    double clock_tol; /* percent; < 0: on for GPUs, off for CPU devices */
+    double clock_tol; /* percent, VKB_CLOCK_AUTO, VKB_CLOCK_OFF or CLOCK_UNSET */
     int list, dry_run, help, count_cas;
     int sel_unit; /* VKB_SEL_* */
     int tail;     /* VKB_TAIL_* */
@@ -84,11 +86,20 @@ static int main_flag(void *ctx, const char *name, const char *value,
                             value);
     } else if (strcmp(name, "clock-guard") == 0) {
         char *end;
-        mo->clock_tol = strtod(value, &end);
-        if (end == value || *end || !(mo->clock_tol >= 0 &&
-                                      mo->clock_tol <= 10000))
-            return vkb_errf(err, VKB_EUSAGE, "--clock-guard: '%s' is not a "
-                            "percentage in [0, 10000]", value);
+        if (strcmp(value, "auto") == 0)
+            mo->clock_tol = VKB_CLOCK_AUTO;
+        else if (strcmp(value, "off") == 0)
+            mo->clock_tol = VKB_CLOCK_OFF;
+        else {
+            mo->clock_tol = strtod(value, &end);
+            if (end == value || *end || !(mo->clock_tol >= 0 &&
+                                          mo->clock_tol <= 10000))
+                return vkb_errf(err, VKB_EUSAGE, "--clock-guard: '%s' is "
+                                "not auto, off or a percentage in [0, "
+                                "10000]", value);
+            if (mo->clock_tol == 0) /* the old spelling of off */
+                mo->clock_tol = VKB_CLOCK_OFF;
+        }
     } else if (strcmp(name, "select-unit") == 0) {
         if ((mo->sel_unit = pick(value, sel_units)) < 0)
             return vkb_errf(err, VKB_EUSAGE, "--select-unit: '%s' is not "
@@ -148,10 +159,14 @@ static void usage(FILE *f)
         "first discrete GPU)\n"
         "  --max-dispatch-ms MS  skip a configuration whose first dispatch "
         "takes longer\n"
-        "  --clock-guard PCT  redo a repetition whose clock probe is more "
-        "than PCT%% slower\n"
-        "                     than the fastest (default 5 on GPUs, 0 = off "
-        "on CPU devices)\n"
+        "  --clock-guard auto|off|PCT  redo a repetition whose clock probe "
+        "is slower than\n"
+        "                     the reference (the median of 15 probes on the "
+        "warmed GPU) by more\n"
+        "                     than the tolerance: auto (default on GPUs) "
+        "takes 3x the probes'\n"
+        "                     spread, within 3-25%%; PCT fixes it; off "
+        "(default on CPU devices)\n"
         "  --count-cas        the CAS loops (sub-word histograms, cas-append) "
         "also report\n"
         "                     their compare-and-swaps (a last CSV column, "
@@ -312,9 +327,9 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
             l->v[k].reps = 0;
             status = 1;
         }
-    double tol = mo->clock_tol >= 0 ? mo->clock_tol
-                 : strcmp(g->info.type, "cpu") == 0 ? 0
-                 : DEFAULT_CLOCK_TOL_PCT;
+    double tol = mo->clock_tol != CLOCK_UNSET ? mo->clock_tol
+                 : strcmp(g->info.type, "cpu") == 0 ? VKB_CLOCK_OFF
+                 : VKB_CLOCK_AUTO;
     if (vkb_bench_open(g, tol, &b, err)) {
         fprintf(stderr, "vkbench: %s\n", err);
         return 1;
@@ -335,16 +350,28 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
     vkb_bench_flush_all(b, mo->flush);
     vkb_csv_provenance(stdout, &g->info);
     vkb_clock_stats cs;
-    if (vkb_bench_clock(b, &cs))
+    int guarded = vkb_bench_clock(b, &cs);
+    if (guarded) {
         printf("# clock_guard: each repetition follows a clock probe (one "
                "64-thread workgroup, %u dependent multiply-adds a thread); a "
-               "probe over %g%% slower than the fastest re-warms the GPU and "
-               "redoes the repetition\n# clock_probe_us_at_start: %.3f\n",
-               cs.probe_iters, cs.tol * 100, cs.base_us);
-    else
+               "probe over %.1f%% slower than the reference re-warms the GPU "
+               "and redoes the repetition\n# clock_probe_us_reference: %.3f "
+               "(median of %d probes on the warmed GPU)\n"
+               "# clock_guard_tolerance: %.1f%% (%s; the reference probes' "
+               "slow-side spread %.2f%%)\n",
+               cs.probe_iters, cs.tol * 100, cs.ref_us, VKB_GUARD_PROBES,
+               cs.tol * 100, !cs.automatic ? "--clock-guard" : cs.too_noisy
+               ? "auto, capped: this board's probe is too noisy to tell "
+                 "every dip from jitter" : "auto", cs.spread * 100);
+        if (cs.too_noisy)
+            fprintf(stderr, "vkbench: clock guard: the probe's spread "
+                    "(%.1f%%) asks for more than a %.0f%% tolerance; dips "
+                    "smaller than that pass\n", cs.spread * 100,
+                    VKB_GUARD_MAX_TOL * 100);
+    } else
         printf("# clock_guard: off\n");
     print_probes(stdout, mo);
-    vkb_csv_header(stdout, mo->count_cas);
+    vkb_csv_header(stdout, mo->count_cas, guarded);
     for (size_t k = 0; k < l->len; k++) {
         const vkb_cfg *c = &l->v[k];
         vkb_result res;
@@ -354,11 +381,11 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
         double t0 = now_s();
         int rc = vkb_bench_run(b, c, mo->max_ms, &res, err);
         if (rc == VKB_OK) {
-            vkb_csv_row(stdout, c, &res, 1, mo->count_cas);
+            vkb_csv_row(stdout, c, &res, 1, mo->count_cas, guarded);
             fprintf(stderr, "vkbench: [%zu/%zu] %s: %.3f us (%.2f s)\n",
                     k + 1, l->len, desc, res.median_us, now_s() - t0);
         } else if (rc == VKB_ECHECK) {
-            vkb_csv_row(stdout, c, &res, 0, mo->count_cas);
+            vkb_csv_row(stdout, c, &res, 0, mo->count_cas, guarded);
             fprintf(stderr, "vkbench: %sFAIL %s: %s\n",
                     where(mo, c, loc, sizeof loc), desc, err);
             status = 1;
@@ -378,8 +405,9 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
     }
     if (vkb_bench_clock(b, &cs))
         fprintf(stderr, "vkbench: clock guard: re-warmed the GPU %d times "
-                "(%.1f s); fastest probe %.3f us\n", cs.warms, cs.warm_s,
-                cs.base_us);
+                "(%.1f s); reference probe %.3f us, fastest %.3f us, "
+                "tolerance %.1f%%\n", cs.warms, cs.warm_s, cs.ref_us,
+                cs.fastest_us, cs.tol * 100);
     vkb_bench_close(b);
     if (order && fclose(order) != 0) {
         fprintf(stderr, "vkbench: --win-order: error writing '%s'\n",
@@ -395,7 +423,7 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
 
 int main(int argc, char **argv)
 {
-    main_opts mo = {.clock_tol = -1};
+    main_opts mo = {.clock_tol = CLOCK_UNSET};
     vkb_sweep sw;
     vkb_cfg_list list = {0};
     char err[VKB_ERRLEN];
@@ -435,7 +463,7 @@ int main(int argc, char **argv)
         list.v[k].spin = mo.spin;
     if (mo.dry_run) {
         dedupe(&list, VKB_SMEM_MAX);
-        vkb_csv_header(stdout, 0);
+        vkb_csv_header(stdout, 0, 0);
         for (size_t k = 0; k < list.len; k++) {
             vkb_csv_config(stdout, &list.v[k]);
             fprintf(stdout, ",%d,,,,\n", list.v[k].reps);
