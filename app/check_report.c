@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../model/params_csv.h"
+
 /* ---- atomsim check ---------------------------------------------------------- */
 
 static void check_table(FILE *f, const chk_report *rep, int csv)
@@ -75,12 +77,14 @@ int crep_mvs_rows(const char *path, const mvs_point *pts, uint64_t n)
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    fputs("pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,sim_us,model_us,error,status\n", f);
+    char params[256];
+    pat_csv_header(PAT_CSV_TABLE, params, sizeof params);
+    fprintf(f, "pattern,%s,sim_us,model_us,error,status\n", params);
     for (uint64_t i = 0; i < n; i++) {
         const mvs_point *p = &pts[i];
-        const pat_params *q = &p->p;
-        fprintf(f, "%s,%llu,%d,%.9g,%u,%.9g,%u,%u,", pat_name(q->pattern), (unsigned long long)q->n, q->wg,
-                q->selectivity, q->bins, q->hot, q->addresses, q->smem_per_wg);
+        fprintf(f, "%s,", pat_name(p->p.pattern));
+        pat_csv_write(f, PAT_CSV_TABLE, &p->p, 9);
+        fputc(',', f);
         /* a time is written only when its engine finished */
         if (p->status == MVS_SCORED)
             fprintf(f, "%.9g,%.9g,%.6g", p->sim_us, p->model_us, mvs_error(p));
@@ -130,16 +134,17 @@ void crep_mvs(const mvs_report *rep, const crep_mvs_run *run, int csv)
 
 void crep_routing_rows(FILE *f, const val_route_row *rows, size_t n)
 {
-    fputs("pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,gpu_us,cpu_us,faster,pred_gpu_us,pred_cpu_us,"
-          "cost_decision,seed_decision,seed_reason,cost_misroute,seed_misroute\n",
-          f);
+    char params[256];
+    pat_csv_header(PAT_CSV_TABLE, params, sizeof params);
+    fprintf(f, "pattern,%s,gpu_us,cpu_us,faster,pred_gpu_us,pred_cpu_us,cost_decision,seed_decision,seed_reason,"
+               "cost_misroute,seed_misroute\n",
+            params);
     for (size_t i = 0; i < n; i++) {
         const val_route_row *r = &rows[i];
-        const pat_params *p = &r->params;
-        fprintf(f, "%s,%llu,%d,%.6g,%u,%.6g,%u,%u,%.6g,%.6g,%s,%.6g,%.6g,%s,%s,%s,%d,%d\n", pat_name(p->pattern),
-                (unsigned long long)p->n, p->wg, p->selectivity, p->bins, p->hot, p->addresses, p->smem_per_wg,
-                r->gpu_us, r->cpu_us, r->gpu_us < r->cpu_us ? "gpu" : "cpu", r->cost.gpu_kernel_us,
-                r->cost.cpu_compute_us, dsp_target_name(r->cost.d.target), dsp_target_name(r->seed.d.target),
+        fprintf(f, "%s,", pat_name(r->params.pattern));
+        pat_csv_write(f, PAT_CSV_TABLE, &r->params, 6);
+        fprintf(f, ",%.6g,%.6g,%s,%.6g,%.6g,%s,%s,%s,%d,%d\n", r->gpu_us, r->cpu_us, r->gpu_us < r->cpu_us ? "gpu" : "cpu",
+                r->cost.gpu_kernel_us, r->cost.cpu_compute_us, dsp_target_name(r->cost.d.target), dsp_target_name(r->seed.d.target),
                 dsp_reason_name(r->seed.d.seed_reason), r->misroute[0], r->misroute[1]);
     }
 }

@@ -36,8 +36,9 @@ typedef struct crep_mvs_run {
  * rows.  Patterns in the table's order. */
 void crep_mvs(const mvs_report *rep, const crep_mvs_run *run, int csv);
 
-/* --rows-out: every point with both times, its error and status, as CSV
- * into the file `path`.  0, or -1 with errno set. */
+/* --rows-out: every point (the pattern, the parameter table's columns),
+ * both times, its error and status, as CSV into the file `path`.  0, or -1
+ * with errno set. */
 int crep_mvs_rows(const char *path, const mvs_point *pts, uint64_t n);
 
 /* `atomsim check --routing`: each scored row (its parameters, both

@@ -8,27 +8,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/params_csv.h"
 #include "args.h"
 
-#define XS_PART_HEADER "index,pattern,n,wg,smem_per_wg,selectivity,bins,hot,addresses"
-#define XS_PART_COLUMNS 12
+/* The parameters' columns come in export's order (its axes': those every
+ * pattern reads, then the pattern's own), from the parameter table. */
+#define XS_PART_ORDER PAT_CSV_SHARED_FIRST
+/* index and pattern before the parameters; source, gpu_us, cpu_s after */
+#define XS_PART_LEAD 2
+#define XS_PART_TAIL 3
+#define XS_PART_MAX_COLUMNS (XS_PART_LEAD + PP_COUNT + XS_PART_TAIL)
+
+/* "index,pattern,n,wg,...,addresses": a part's header, less its results'
+ * columns. */
+static void part_header(char *buf, size_t len)
+{
+    char params[256];
+    pat_csv_header(XS_PART_ORDER, params, sizeof params);
+    snprintf(buf, len, "index,pattern,%s", params);
+}
 
 int xs_part_write(const xs_plan *p, size_t begin, size_t end, unsigned long long k, unsigned long long n, int run,
                   FILE *f)
 {
-    char scope[1024];
+    char scope[1024], header[320];
     xs_scope_text(&p->scope, scope, sizeof scope);
+    part_header(header, sizeof header);
     fprintf(f, "%s\n# config_hash %016llx\n# scope %s\n# cells %zu shard %llu/%llu\n%s%s\n", XS_PART_MAGIC,
-            (unsigned long long)cfg_hash(&p->gpu), scope, p->count, k, n, XS_PART_HEADER,
-            run ? ",source,gpu_us,cpu_s" : "");
+            (unsigned long long)cfg_hash(&p->gpu), scope, p->count, k, n, header, run ? ",source,gpu_us,cpu_s" : "");
     for (size_t i = begin; i < end; i++) {
         const xs_cell *c = &p->cells[i];
-        const pat_params *q = &c->p;
-        char sel[48], hot[48], us[48] = "";
-        cfg_format_exact(sel, sizeof sel, q->selectivity);
-        cfg_format_exact(hot, sizeof hot, q->hot);
-        fprintf(f, "%zu,%s,%llu,%d,%u,%s,%u,%s,%u", i, pat_name(q->pattern), (unsigned long long)q->n, q->wg,
-                q->smem_per_wg, sel, q->bins, hot, q->addresses);
+        char us[48] = "";
+        fprintf(f, "%zu,%s,", i, pat_name(c->p.pattern));
+        pat_csv_write(f, XS_PART_ORDER, &c->p, 0); /* doubles exact: a merge compares them */
         if (run) {
             if (c->status == XS_SIM)
                 cfg_format_double(us, sizeof us, c->gpu_us); /* exact: the merge rounds as export does */
@@ -69,42 +81,43 @@ static int number(const char *s, double *out)
 /* One data row into q, its index and its result.  0 or -1. */
 static int parse_row(char *line, size_t *index, pat_params *q, char *source, double *us, double *cpu_s)
 {
-    char *f[XS_PART_COLUMNS + 1];
-    unsigned long long v[6];
-    double sel, hot;
-    if (split(line, f, XS_PART_COLUMNS + 1) != XS_PART_COLUMNS)
+    const pat_param_desc *cols[PP_COUNT];
+    size_t np = pat_csv_columns(XS_PART_ORDER, cols), columns = XS_PART_LEAD + np + XS_PART_TAIL;
+    char *f[XS_PART_MAX_COLUMNS + 1], **tail;
+    unsigned long long i;
+    if ((size_t)split(line, f, (int)columns + 1) != columns)
         return -1;
-    if (cli_parse_u64(f[0], &v[0]) || cli_parse_u64(f[2], &v[1]) || cli_parse_u64(f[3], &v[2]) ||
-        cli_parse_u64(f[4], &v[3]) || cli_parse_u64(f[6], &v[4]) || cli_parse_u64(f[8], &v[5]) || number(f[5], &sel) ||
-        number(f[7], &hot) || pat_from_name(f[1], &q->pattern) || strlen(f[9]) != 1 || number(f[11], cpu_s))
+    tail = f + XS_PART_LEAD + np; /* source, gpu_us, cpu_s */
+    if (cli_parse_u64(f[0], &i) || pat_from_name(f[1], &q->pattern) || pat_csv_read(XS_PART_ORDER, f + XS_PART_LEAD, q) ||
+        strlen(tail[0]) != 1 || number(tail[2], cpu_s))
         return -1;
-    *source = f[9][0];
-    if (*source == 's' ? number(f[10], us) : *source == 'm' ? f[10][0] != 0 : 1)
+    *source = tail[0][0];
+    if (*source == 's' ? number(tail[1], us) : *source == 'm' ? tail[1][0] != 0 : 1)
         return -1;
-    *index = (size_t)v[0];
-    q->n = v[1];
-    q->wg = (int)v[2];
-    q->smem_per_wg = (uint32_t)v[3];
-    q->selectivity = sel;
-    q->bins = (uint32_t)v[4];
-    q->hot = hot;
-    q->addresses = (uint32_t)v[5];
+    *index = (size_t)i;
     return 0;
+}
+
+/* The columns a part carries (pattern and parameters) are the cell's
+ * coordinates. */
+static int coords_cmp(const pat_params *a, const pat_params *b)
+{
+    return pat_csv_cmp(XS_PART_ORDER, a, b);
 }
 
 static int same_coords(const pat_params *a, const pat_params *b)
 {
-    return a->pattern == b->pattern && a->n == b->n && a->wg == b->wg && a->smem_per_wg == b->smem_per_wg &&
-           a->selectivity == b->selectivity && a->bins == b->bins && a->hot == b->hot && a->addresses == b->addresses;
+    return !coords_cmp(a, b);
 }
 
 /* The '#' lines of a part against this export's.  0 or -1 with err. */
 static int check_head(const xs_plan *p, const cfg_config *made_from, int same_plan, const char *path, FILE *f,
                       char **line, size_t *cap, long *lno, char err[CFG_ERR_MAX])
 {
-    char scope[1024], want[1100];
+    char scope[1024], want[1100], header[320];
     unsigned long long hash, cells, k, n;
     xs_scope_text(&p->scope, scope, sizeof scope);
+    part_header(header, sizeof header);
     for (int i = 0; i < 5; i++) {
         if (getline(line, cap, f) < 0) {
             snprintf(err, CFG_ERR_MAX, "%s: not a part of atomsim export --shard (it ends at line %ld)", path, *lno + 1);
@@ -144,7 +157,7 @@ static int check_head(const xs_plan *p, const cfg_config *made_from, int same_pl
             }
             break;
         default:
-            if (strcmp(*line, XS_PART_HEADER ",source,gpu_us,cpu_s")) {
+            if (strncmp(*line, header, strlen(header)) || strcmp(*line + strlen(header), ",source,gpu_us,cpu_s")) {
                 snprintf(err, CFG_ERR_MAX, "%s line %ld: not a part's header (a --list output has no results)", path,
                          *lno);
                 return -1;
@@ -339,16 +352,6 @@ static int reusable_config(const cfg_config *now, const cfg_config *old, int *sm
                  o[i].section, o[i].key, b, a);
         return -1;
     }
-    return 0;
-}
-
-static int coords_cmp(const pat_params *a, const pat_params *b)
-{
-#define CMP(f)                                                                                                         \
-    if (a->f != b->f)                                                                                                  \
-        return a->f < b->f ? -1 : 1;
-    CMP(pattern) CMP(n) CMP(wg) CMP(smem_per_wg) CMP(selectivity) CMP(bins) CMP(hot) CMP(addresses)
-#undef CMP
     return 0;
 }
 

@@ -16,7 +16,9 @@
  * index is the cell's place in the plan; source s (gpu_us: the simulator's
  * time, exact) or m (over the event budget: the model fills it at the
  * merge); cpu_s what the run cost.  The columns name sweep --points' keys,
- * so a part (or --list's output) is also a points file. */
+ * so a part (or --list's output) is also a points file.  The parameters'
+ * columns are the parameter table's (model/params_csv.h, export's order:
+ * those every pattern reads, then the pattern's own). */
 #ifndef ATOM_APP_EXPORT_PART_H
 #define ATOM_APP_EXPORT_PART_H
 

@@ -42,7 +42,6 @@ void swp_spec_free(swp_spec *s);
 
 /* Adds a grid (a spec starts with one) and returns its index via *grid. */
 int swp_add_grid(swp_spec *s, int *grid, char err[CFG_ERR_MAX]);
-int swp_grid_count(const swp_spec *s);
 
 /* Sets axis KEY of grid `grid` (-1: every grid) to VALUES, replacing an
  * axis of the same key in place.  KEY: pattern, a parameter of the

@@ -51,11 +51,6 @@ int swp_add_grid(swp_spec *s, int *grid, char err[CFG_ERR_MAX])
     return 0;
 }
 
-int swp_grid_count(const swp_spec *s)
-{
-    return s->grid_count;
-}
-
 /* ---- axes --------------------------------------------------------------- */
 
 /* Checks one pattern-flag value as `run` would, on scratch arguments. */

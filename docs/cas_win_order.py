@@ -14,27 +14,39 @@ first-come, where every waiting lane tries once per success.  The script
 splits it: "at entry" is what each warp had already sat out at its first
 win; if lanes sit out only before they first try, the share is 1.
 
-usage: python3 docs/cas_win_order.py validate/data/traces/h100-cas-order-2-wins.csv
+usage: python3 docs/cas_win_order.py validate/data/traces/h100-cas-order-2-wins.csv.gz
        [--groups N,WG,S]   also list the workgroups that start trying
                            together in that row (within 12 successes)
-Prints one line a configuration.  Deterministic.
+The file may be gzipped (the kept ones are, NAME.csv.gz) or plain, as
+vkbench writes it.  Prints one line a configuration.  Deterministic.
 """
 import argparse
 import collections
 import csv
+import gzip
 import sys
+
+
+def open_text(path):
+    """The file as text, through gzip when it is gzipped (its magic bytes,
+    not its name, decide: a renamed file still reads)."""
+    with open(path, "rb") as f:
+        magic = f.read(2)
+    if magic == b"\x1f\x8b":
+        return gzip.open(path, "rt")
+    return open(path)
 
 
 def load(path):
     rows = collections.defaultdict(list)
     try:
-        with open(path) as f:
+        with open_text(path) as f:
             for r in csv.DictReader(l for l in f if not l.startswith("#")):
                 key = (int(r["n"]), int(r["wg"]), float(r["selectivity"]))
                 fr = r.get("first_read")
                 rows[key].append((int(r["slot"]), int(r["thread"]),
                                   int(r["tries"]), int(fr) if fr else None))
-    except (OSError, KeyError, ValueError) as e:
+    except (OSError, EOFError, KeyError, ValueError) as e:
         sys.exit(f"cas_win_order: {path}: not a --win-order file ({e})")
     return rows
 

@@ -51,11 +51,6 @@ int exp_axis_gpu_only(enum exp_axis_kind k)
     return k == EXP_AXIS_WG || k == EXP_AXIS_SMEM;
 }
 
-double exp_axis_value(const pat_params *p, enum exp_axis_kind k)
-{
-    return pat_param_value(pat_param_get(axis_param[(unsigned)k < EXP_AXIS_KIND_COUNT ? k : EXP_AXIS_ADDRESSES]), p);
-}
-
 void exp_axis_set(pat_params *p, enum exp_axis_kind k, double v)
 {
     pat_param_set_value(pat_param_get(axis_param[(unsigned)k < EXP_AXIS_KIND_COUNT ? k : EXP_AXIS_ADDRESSES]), p, v);

@@ -50,7 +50,6 @@ const char *exp_axis_name(enum exp_axis_kind k);
 int exp_axis_from_name(const char *name, enum exp_axis_kind *out); /* 0, or -1 */
 int exp_axis_log2(enum exp_axis_kind k);     /* 1: interpolated in log2 (positive values) */
 int exp_axis_gpu_only(enum exp_axis_kind k); /* 1: the kernel's shape, which the CPU tier ignores */
-double exp_axis_value(const pat_params *p, enum exp_axis_kind k);
 void exp_axis_set(pat_params *p, enum exp_axis_kind k, double v);
 
 typedef struct exp_axis {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "params_csv.h"
 
 /* Predictions: six significant digits, written as cfg_format_exact writes
  * the double they read back as.  Six digits always read back as
@@ -265,7 +266,7 @@ static void write_json(const exp_table *t, FILE *f)
 
 static void write_csv(const exp_table *t, FILE *f)
 {
-    char g[48], v[H_COUNT][48], sel[48], hot[48];
+    char g[48], v[H_COUNT][48], start[48], inhibit[48], params[256];
     const dsp_policy *pol = &t->policy;
     fprintf(f, "# schema: %s\n# schema_version: %d\n", EXP_SCHEMA_NAME, EXP_SCHEMA_VERSION);
     fprintf(f, "# gpu: %s\n# gpu_config_path: %s\n# gpu_config_hash: %016llx\n", t->gpu.gpu.name, t->gpu.path,
@@ -273,12 +274,13 @@ static void write_csv(const exp_table *t, FILE *f)
     fprintf(f, "# cpu: %s\n# cpu_config_path: %s\n# cpu_config_hash: %016llx\n", t->cpu.name, t->cpu.path,
             (unsigned long long)cpu_hash(&t->cpu));
     fprintf(f, "# rule: %s\n# data_on: %s\n", dsp_rule_name(pol->rule), dsp_data_on_name(pol->data_on));
-    cfg_format_exact(sel, sizeof sel, pol->seed.penalty_start);
-    cfg_format_exact(hot, sizeof hot, pol->seed.inhibit);
-    fprintf(f, "# density_penalty_start: %s\n# density_inhibit: %s\n# inhibit_cas: %d\n", sel, hot, pol->seed.inhibit_cas);
-    fputs("pattern,n,wg,smem_per_wg,selectivity,bins,hot,addresses,gpu_us,cpu_us,density,density_fraction,source,"
-          "decision,seed_decision,seed_reason\n",
-          f);
+    cfg_format_exact(start, sizeof start, pol->seed.penalty_start);
+    cfg_format_exact(inhibit, sizeof inhibit, pol->seed.inhibit);
+    fprintf(f, "# density_penalty_start: %s\n# density_inhibit: %s\n# inhibit_cas: %d\n", start, inhibit,
+            pol->seed.inhibit_cas);
+    /* the parameters in the axes' order (params_csv.h), from the table */
+    pat_csv_header(PAT_CSV_SHARED_FIRST, params, sizeof params);
+    fprintf(f, "pattern,%s,gpu_us,cpu_us,density,density_fraction,source,decision,seed_decision,seed_reason\n", params);
     for (int pi = 0; pi < t->pattern_count; pi++) {
         const exp_pattern *ep = &t->patterns[pi];
         for (size_t i = 0; i < ep->cell_count; i++) {
@@ -289,12 +291,10 @@ static void write_csv(const exp_table *t, FILE *f)
             fmt_pred(g, sizeof g, c->gpu_us);
             for (int k = 0; k < H_COUNT; k++)
                 fmt_pred(v[k], sizeof v[k], host_value(h, (enum host_field)k));
-            cfg_format_exact(sel, sizeof sel, p.selectivity);
-            cfg_format_exact(hot, sizeof hot, p.hot);
-            fprintf(f, "%s,%llu,%d,%u,%s,%u,%s,%u,%s,%s,%s,%s,%s,%s,%s,%s\n", pat_name(p.pattern),
-                    (unsigned long long)p.n, p.wg, p.smem_per_wg, sel, p.bins, hot, p.addresses, g, v[H_CPU],
-                    v[H_DENSITY], v[H_FRACTION], c->source == EXP_SOURCE_SIM ? "sim" : "model",
-                    dsp_target_name(c->decision), dsp_target_name(c->seed_decision), dsp_reason_name(c->seed_reason));
+            fprintf(f, "%s,", pat_name(p.pattern));
+            pat_csv_write(f, PAT_CSV_SHARED_FIRST, &p, 0);
+            fprintf(f, ",%s,%s,%s,%s,%s,%s,%s,%s\n", g, v[H_CPU], v[H_DENSITY], v[H_FRACTION],
+                    c->source == EXP_SOURCE_SIM ? "sim" : "model", dsp_target_name(c->decision), dsp_target_name(c->seed_decision), dsp_reason_name(c->seed_reason));
         }
     }
 }

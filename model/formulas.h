@@ -64,16 +64,6 @@ double mdl_global_atomic_latency_cycles(const cfg_config *c);
  * first's round trip (the simulator's mem_atomic). */
 double mdl_reply_spread_cycles(const cfg_config *c, double requests);
 
-/* Contended global atomic: the uncontended round trip plus a queue of
- * `queued` operations ahead of it on one address (same_address_cycles each,
- * never faster than the atomic unit issues them). */
-double mdl_global_atomic_contended_latency_cycles(const cfg_config *c, double queued);
-
-/* Uncontended shared-memory atomic of a warp, and one where `lanes_per_word`
- * lanes hit one word (extra lanes serialize at same_word_cycles). */
-double mdl_shared_atomic_latency_cycles(const cfg_config *c);
-double mdl_shared_atomic_contended_cycles(const cfg_config *c, double lanes_per_word);
-
 /* ---- address streams of one warp instruction (formulas_mem.c) ----------- */
 
 /* Expected distinct values among `draws` uniform draws from `k`. */
@@ -181,11 +171,6 @@ double mdl_busiest_slice_lines(const cfg_config *c, double lines);
 /* Lines of a run of consecutive lines that share one slice. */
 double mdl_slice_chunk_lines(const cfg_config *c, double lines);
 
-/* The busiest slice's atomic unit: `passes` spread evenly over `lines`
- * lines (at least `hot_share` of them on one line), atomic_issue_cycles
- * each. */
-double mdl_l2_slice_cycles(const cfg_config *c, double passes, double lines, double hot_share);
-
 /* The share of requests spread evenly over `lines` consecutive lines from
  * a block boundary that the busier half of the L2 takes (blocks of
  * l2.partition_block_lines alternate between the halves; 0 when the
@@ -197,9 +182,6 @@ double mdl_partition_share(const cfg_config *c, double lines);
  * over the link between the halves (partition_link_requests_per_cycle each
  * way) and are held to its rate; 0 when the config has no link. */
 double mdl_partition_cycles(const cfg_config *c, double requests, double share, double port_cycles);
-
-/* All slices together: `ops` atomics when they spread over every slice. */
-double mdl_l2_aggregate_cycles(const cfg_config *c, double ops);
 
 /* SM memory ports: `requests` line requests, lsu_cycles_per_request each,
  * spread over every SM. */

@@ -91,20 +91,3 @@ double mdl_reply_spread_cycles(const cfg_config *c, double requests)
 {
     return requests > 1 ? (requests - 1) * c->coalesce.reply_cycles_per_request : 0;
 }
-
-double mdl_global_atomic_contended_latency_cycles(const cfg_config *c, double queued)
-{
-    double per_op = fmax(c->l2.same_address_cycles, c->l2.atomic_issue_cycles);
-    return mdl_global_atomic_latency_cycles(c) + (queued > 0 ? queued : 0) * per_op;
-}
-
-double mdl_shared_atomic_latency_cycles(const cfg_config *c)
-{
-    return c->smem.atomic_issue_cycles + c->smem.atomic_latency_cycles;
-}
-
-double mdl_shared_atomic_contended_cycles(const cfg_config *c, double lanes_per_word)
-{
-    double extra = lanes_per_word > 1 ? lanes_per_word - 1 : 0;
-    return c->smem.atomic_issue_cycles + extra * c->smem.same_word_cycles + c->smem.atomic_latency_cycles;
-}

@@ -290,16 +290,6 @@ double mdl_busiest_slice_lines(const cfg_config *c, double lines)
     return busiest < lines ? busiest : lines;
 }
 
-double mdl_l2_slice_cycles(const cfg_config *c, double passes, double lines, double hot_share)
-{
-    if (lines < 1)
-        lines = 1;
-    double share = mdl_busiest_slice_lines(c, lines) / lines;
-    if (hot_share > share)
-        share = hot_share;
-    return passes * share * c->l2.atomic_issue_cycles;
-}
-
 double mdl_partition_share(const cfg_config *c, double lines)
 {
     double block = c->l2.partition_block_lines;
@@ -330,11 +320,6 @@ double mdl_partition_cycles(const cfg_config *c, double requests, double share, 
     double far = link / share < side ? link / share : side;
     double near = share < 1 && link / (1 - share) < side ? link / (1 - share) : side;
     return requests / (near + far);
-}
-
-double mdl_l2_aggregate_cycles(const cfg_config *c, double ops)
-{
-    return ops * c->l2.atomic_issue_cycles / c->l2.slice_count;
 }
 
 double mdl_lsu_cycles(const cfg_config *c, double requests)

@@ -219,8 +219,9 @@ int val_axis_from_name(const char *name)
 
 const char *val_axis_column(enum val_axis a)
 {
-    static const char *const cols[] = { "pattern", "wg", "smem_per_wg", "n" };
-    return cols[a];
+    /* the parameters' columns are the parameter table's */
+    static const enum pat_param_id param[] = { [VAL_BY_WG] = PP_WG, [VAL_BY_SMEM] = PP_SMEM_PER_WG, [VAL_BY_N] = PP_N };
+    return a == VAL_BY_PATTERN ? "pattern" : pat_param_get(param[a])->csv;
 }
 
 static const char *const wg_labels[] = { "32-64", "65-128", "129-256", "257-640", "641-1024" };

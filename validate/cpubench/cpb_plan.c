@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../model/params_csv.h"
+
 #define MAX_WORDS 64
 #define LIST_MAX 64
 
@@ -258,24 +260,13 @@ static int push(cpb_cfg_list *l, const cpb_cfg *c)
     return 0;
 }
 
-/* The grid in vkbench's order: pattern, n, wg, smem, bins, hot, addresses,
- * selectivity (then any other harness parameter, in the table's order), the
- * last varying fastest. */
+/* The grid in vkbench's order: the pattern, then the parameters in the
+ * harnesses' grid order (pat_grid_order, shared with vkbench), the last
+ * varying fastest. */
 static int expand(const sweep *s, int reps, int warmup, uint32_t smem_max, int line, cpb_cfg_list *out, char *err)
 {
-    static const enum pat_param_id vkb_order[] = { PP_N, PP_WG, PP_SMEM_PER_WG, PP_BINS, PP_HOT, PP_ADDRESSES,
-                                                   PP_SELECTIVITY };
-    enum { NV = sizeof vkb_order / sizeof vkb_order[0] };
-    int order[PP_COUNT], nord = 0, idx[PP_COUNT + 1] = { 0 };
-    for (int i = 0; i < NV; i++)
-        order[nord++] = vkb_order[i];
-    for (int i = 0; i < PP_COUNT; i++) {
-        int listed = 0;
-        for (int j = 0; j < NV; j++)
-            listed |= vkb_order[j] == (enum pat_param_id)i;
-        if (!listed && pat_param_get(i)->hmax > 0)
-            order[nord++] = i;
-    }
+    enum pat_param_id order[PP_COUNT];
+    int nord = pat_grid_order(order), idx[PP_COUNT + 1] = { 0 };
     if (!s->npattern)
         return errf(err, "no --pattern given");
     for (;;) {

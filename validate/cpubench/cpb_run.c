@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../model/params_csv.h"
 #include "cpb_host.h"
 #include "cpb_job.h"
 #include "cpb_kernels.h"
@@ -28,8 +29,9 @@
 #define DEFAULT_BATCH_MIB 1024
 #define BATCH_MAX 64
 
-static const char header[] =
-    "pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,reps,time_us_median,time_us_min,time_us_max,check";
+/* The columns after the pattern and the parameters' (which come from the
+ * contract's table: params_header). */
+static const char header_tail[] = "reps,time_us_median,time_us_min,time_us_max,check";
 
 typedef struct opts {
     const char *plan;
@@ -119,10 +121,29 @@ static int parse(int argc, char **argv, opts *o)
     return 0;
 }
 
+/* "pattern,n,wg,...,smem_per_wg,TAIL": the parameters' columns are the
+ * contract's table's (model/params_csv.h), as vkbench's and atomsim's. */
+static void params_header(const char *tail)
+{
+    char params[256];
+    pat_csv_header(PAT_CSV_TABLE, params, sizeof params);
+    printf("pattern,%s,%s\n", params, tail);
+}
+
 static void print_config(const cpb_cfg *c)
 {
-    printf("%s,%u,%u,%g,%u,%g,%u,%u", pat_name(c->pattern), c->n, c->wg, c->selectivity, c->bins, c->hot, c->addresses,
-           c->smem_per_wg);
+    pat_params p;
+    pat_defaults(&p);
+    p.pattern = c->pattern;
+    p.n = c->n;
+    p.wg = (int)c->wg;
+    p.selectivity = c->selectivity;
+    p.bins = c->bins;
+    p.hot = c->hot;
+    p.addresses = c->addresses;
+    p.smem_per_wg = c->smem_per_wg;
+    printf("%s,", pat_name(c->pattern));
+    pat_csv_write(stdout, PAT_CSV_TABLE, &p, 6); /* doubles as %g */
 }
 
 static void provenance(const opts *o, cpb_pool *pool)
@@ -152,7 +173,7 @@ static void provenance(const opts *o, cpb_pool *pool)
     printf("# date: %s\n", date);
     printf("# harness: cpubench\n");
     printf("# harness_commit: %s\n", cpb_commit());
-    printf("%s\n", header);
+    params_header(header_tail);
     fflush(stdout);
 }
 
@@ -280,7 +301,7 @@ int cpb_run_main(int argc, char **argv)
         return 2;
     }
     if (o.dry_run) {
-        printf("pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,reps,warmup\n");
+        params_header("reps,warmup");
         for (size_t k = 0; k < list.len; k++) {
             print_config(&list.v[k]);
             printf(",%d,%d\n", list.v[k].reps, list.v[k].warmup);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../model/params_csv.h"
 #include "vkb_common.h"
 
 typedef enum { OPT_PATTERNS, OPT_U32S, OPT_FRACS, OPT_INT } opt_kind;
@@ -181,32 +182,14 @@ int vkb_sweep_set(vkb_sweep *s, const char *name, const char *value,
     return VKB_OK;
 }
 
-/* The grid's order: n, wg, smem, bins, hot, addresses, selectivity (then
- * any other harness parameter, in the table's order), inside the pattern. */
-static int grid_order(int order[PP_COUNT])
-{
-    static const enum pat_param_id first[] = {
-        PP_N, PP_WG, PP_SMEM_PER_WG, PP_BINS, PP_HOT, PP_ADDRESSES,
-        PP_SELECTIVITY};
-    enum { NF = sizeof first / sizeof first[0] };
-    int n = 0;
-    for (int i = 0; i < NF; i++)
-        order[n++] = first[i];
-    for (int i = 0; i < PP_COUNT; i++) {
-        int listed = 0;
-        for (int j = 0; j < NF; j++)
-            listed |= first[j] == (enum pat_param_id)i;
-        if (!listed && pat_param_get(i)->hmax > 0)
-            order[n++] = i;
-    }
-    return n;
-}
-
 int vkb_sweep_expand(const vkb_sweep *s, int reps, int warmup, int line,
                      vkb_cfg_list *out, char *err)
 {
-    int order[PP_COUNT], idx[PP_COUNT + 1] = {0};
-    int nord = grid_order(order);
+    /* inside the pattern, the harnesses' grid order (pat_grid_order,
+     * shared with cpubench) */
+    enum pat_param_id order[PP_COUNT];
+    int idx[PP_COUNT + 1] = {0};
+    int nord = pat_grid_order(order);
     vkb_cfg c;
 
     if (s->npattern == 0)

@@ -3,6 +3,8 @@
 
 #include <time.h>
 
+#include "../../model/params_csv.h"
+
 #ifndef VKB_COMMIT
 #define VKB_COMMIT "unknown"
 #endif
@@ -44,23 +46,39 @@ void vkb_csv_provenance(FILE *f, const vkb_gpu_info *in)
     fflush(f);
 }
 
+/* The parameters' columns are the contract's table's (model/params_csv.h),
+ * as cpubench's and atomsim's. */
 void vkb_csv_header(FILE *f, int cas, int clock)
 {
-    fprintf(f, "pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,"
-               "reps,time_us_median,time_us_min,time_us_max,check%s%s\n",
-            cas ? ",cas_attempts" : "",
+    char params[256];
+    pat_csv_header(PAT_CSV_TABLE, params, sizeof params);
+    fprintf(f, "pattern,%s,reps,time_us_median,time_us_min,time_us_max,check%s%s\n",
+            params, cas ? ",cas_attempts" : "",
             clock ? ",clock_ratio_max,clock_rewarms" : "");
     fflush(f);
 }
 
 void vkb_csv_config(FILE *f, const vkb_cfg *c)
 {
-    fprintf(f, "%s,%u,%u,%g,%u,%g,%u,", vkb_pattern_get(c->pattern)->name,
-            c->n, c->wg, c->selectivity, c->bins, c->hot, c->addresses);
-    if (c->smem_per_wg == VKB_SMEM_MAX) /* unresolved, in --dry-run only */
-        fprintf(f, "max");
-    else
-        fprintf(f, "%u", c->smem_per_wg);
+    const pat_param_desc *col[PP_COUNT];
+    size_t n = pat_csv_columns(PAT_CSV_TABLE, col);
+    pat_params p;
+    pat_defaults(&p);
+    p.n = c->n;
+    p.wg = (int)c->wg;
+    p.selectivity = c->selectivity;
+    p.bins = c->bins;
+    p.hot = c->hot;
+    p.addresses = c->addresses;
+    p.smem_per_wg = c->smem_per_wg;
+    fputs(vkb_pattern_get(c->pattern)->name, f);
+    for (size_t i = 0; i < n; i++) {
+        char v[48] = "max"; /* shared memory unresolved, in --dry-run only */
+        if (pat_param_id(col[i]) != PP_SMEM_PER_WG ||
+            c->smem_per_wg != VKB_SMEM_MAX)
+            pat_csv_format(col[i], &p, 6, v, sizeof v); /* doubles as %g */
+        fprintf(f, ",%s", v);
+    }
 }
 
 void vkb_csv_row(FILE *f, const vkb_cfg *c, const vkb_result *r, int ok,
