@@ -166,7 +166,8 @@ static int build(const opt_cmd *c, struct option *lo, int cap, char *shorts, siz
         const opt_spec *s = &c->specs[i];
         int arg = s->kind == OPT_K_FLAG ? no_argument : s->kind == OPT_K_CALL && !s->has_arg ? no_argument
                                                                                                 : required_argument;
-        lo[n++] = (struct option){ s->name, arg, NULL, SPEC_CODE(i) };
+        if (!(s->short_name && s->name[0] == s->short_name && !s->name[1])) /* "p": -p only */
+            lo[n++] = (struct option){ s->name, arg, NULL, SPEC_CODE(i) };
         if (s->short_name && sn + 3 < slen) {
             shorts[sn++] = s->short_name;
             if (arg == required_argument)

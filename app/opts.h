@@ -43,7 +43,8 @@ typedef struct opt_spec opt_spec;
 typedef int (*opt_call_fn)(void *ctx, const opt_spec *s, const char *arg, char err[CFG_ERR_MAX]);
 
 struct opt_spec {
-    const char *name;          /* long name without "--"; NULL ends the table */
+    const char *name;          /* long name without "--" (the short letter alone: no long
+                                * name); NULL ends the table */
     char short_name;           /* 'j' for -j; 0: none */
     enum opt_kind kind;
     int *i;                    /* flag, int, choice */

@@ -149,7 +149,7 @@ typedef struct swp_cli {
     int override_count;
     enum cli_format format;
     int format_given;
-    int canonical, config_column, count_only, help;
+    int canonical, config_column, count_only;
     unsigned long long shard_k, shard_n;
     swp_run_opts run;
     const char *out_dir;               /* study only */
@@ -157,8 +157,10 @@ typedef struct swp_cli {
     const char *positional;            /* study: the study file */
 } swp_cli;
 
-/* Parses argv (argv[0] is the subcommand).  Returns 0 or 2 with err set. */
-int swp_cli_parse(swp_cli *c, int argc, char **argv, int study, char err[CFG_ERR_MAX]);
+/* Parses argv (argv[0] is the subcommand).  Returns OPT_GO (opts.h) to go
+ * on, or the exit status: 0 after --help, 2 after a bad option (its line
+ * printed). */
+int swp_cli_parse(swp_cli *c, int argc, char **argv, int study);
 /* Applies the command line to a spec: its axes to every grid (replacing a
  * study's axis of the same key), its configs instead of the study's. */
 int swp_cli_apply(const swp_cli *c, swp_spec *s, char err[CFG_ERR_MAX]);
