@@ -324,8 +324,10 @@ static void param_parse_and_format(void **state)
     pat_defaults(&p);
     assert_int_equal(pat_param_parse(bins, &p, "2^24", err, sizeof err), 0);
     assert_int_equal(p.bins, 1u << 24);
-    assert_int_equal(pat_param_parse(bins, &p, "0x40", err, sizeof err), 0);
+    assert_int_equal(pat_param_parse(bins, &p, "64", err, sizeof err), 0);
     assert_int_equal(p.bins, 64u);
+    assert_int_equal(pat_param_parse(bins, &p, "0x40", err, sizeof err), -1); /* base 10 only */
+    assert_string_equal(err, "--bins '0x40' is not an integer in [1, 16777216]");
     assert_int_equal(pat_param_parse(bins, &p, "0", err, sizeof err), -1);
     assert_string_equal(err, "--bins '0' is not an integer in [1, 16777216]");
     assert_int_equal(pat_param_parse(bins, &p, "16777217", err, sizeof err), -1);
