@@ -90,8 +90,10 @@ void cli_error(const char *cmd, const char *fmt, ...)
 int cli_common_opt(cli_args *a, int c, const char *arg, char err[CFG_ERR_MAX])
 {
     const pat_param_desc *d = cli_opt_param(c);
-    if (d)
+    if (d) {
+        a->params_given = 1;
         return pat_param_parse(d, &a->params, arg, err, CFG_ERR_MAX);
+    }
     switch (c) {
     case 'p':
         if (a->override_count == CLI_MAX_OVERRIDES) {

@@ -21,6 +21,7 @@ typedef struct cli_args {
     int override_count;
     pat_params params;
     int pattern_given;
+    int params_given;                  /* a pattern parameter's flag appeared */
     enum cli_engine engine;
     enum cli_format format;
 } cli_args;

@@ -19,6 +19,7 @@
 #include "args.h"
 #include "check_report.h"
 #include "commands.h"
+#include "opts.h"
 
 static void usage(FILE *f)
 {
@@ -31,8 +32,6 @@ static void usage(FILE *f)
                "atomsim check --against sim --help: the model held to the simulator on random configurations.\n");
 }
 
-enum { OPT_DATA = 2000, OPT_NO_DATA, OPT_NO_SIM, OPT_QUICK, OPT_CPU };
-
 int cmd_check(int argc, char **argv)
 {
     /* --routing scores a table against a measured truth set: another mode,
@@ -43,59 +42,22 @@ int cmd_check(int argc, char **argv)
     for (int i = 1; i < argc; i++) /* --against sim: the model on random draws (cmd_check_sim.c) */
         if (!strncmp(argv[i], "--against", 9))
             return cmd_check_sim(argc, argv);
-    static const struct option longopts[] = {
-        { "config", required_argument, NULL, CLI_OPT_CONFIG },
-        { "format", required_argument, NULL, CLI_OPT_FORMAT },
-        { "data", required_argument, NULL, OPT_DATA },
-        { "no-data", no_argument, NULL, OPT_NO_DATA },
-        { "no-sim", no_argument, NULL, OPT_NO_SIM },
-        { "quick", no_argument, NULL, OPT_QUICK },
-        { "cpu", required_argument, NULL, OPT_CPU },
-        { "help", no_argument, NULL, CLI_OPT_HELP },
-        { 0, 0, 0, 0 },
-    };
     cli_args a;
     cfg_config cfg;
     cpu_config cpu;
     char err[CFG_ERR_MAX], data_default[600];
     const char *data = NULL, *cpu_path = NULL;
-    int c, no_data = 0, no_sim = 0, quick = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned long long j;
+    int no_data = 0, no_sim = 0, quick = 0, jobs = pool_default_jobs(), rc;
+    const opt_spec specs[] = {
+        OPT_STRING("data", &data),   OPT_FLAG("no-data", &no_data), OPT_FLAG("no-sim", &no_sim),
+        OPT_FLAG("quick", &quick),   OPT_STRING("cpu", &cpu_path),  OPT_JOBS(&jobs),
+        OPT_END,
+    };
     cli_args_init(&a);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "p:j:", longopts, NULL)) != -1) {
-        switch (c) {
-        case CLI_OPT_HELP:
-            usage(stdout);
-            return 0;
-        case OPT_DATA: data = optarg; continue;
-        case OPT_NO_DATA: no_data = 1; continue;
-        case OPT_NO_SIM: no_sim = 1; continue;
-        case OPT_QUICK: quick = 1; continue;
-        case OPT_CPU: cpu_path = optarg; continue;
-        case 'j':
-            if (cli_parse_u64(optarg, &j) || j < 1 || j > 256) {
-                cli_error("check", "-j '%s' is not a job count in [1, 256]", optarg);
-                return 2;
-            }
-            jobs = (int)j;
-            continue;
-        case '?':
-        case ':':
-            cli_error("check", "bad option '%s' (see atomsim check --help)", argv[optind - 1]);
-            return 2;
-        }
-        int rc = cli_common_opt(&a, c, optarg, err);
-        if (rc) {
-            cli_error("check", "%s", rc < 0 ? err : "unexpected option");
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        cli_error("check", "unexpected argument '%s'", argv[optind]);
-        return 2;
-    }
+    opt_cmd cmd = { .name = "check", .specs = specs, .args = &a,
+                    .common = OPT_COMMON_CONFIG | OPT_COMMON_FORMAT | OPT_COMMON_OVERRIDES, .usage = usage };
+    if ((rc = opt_parse(&cmd, argc, argv)) != OPT_GO)
+        return rc;
     if (a.format == CLI_FORMAT_JSON) {
         cli_error("check", "--format: expected text or csv");
         return 2;
@@ -127,7 +89,7 @@ int cmd_check(int argc, char **argv)
     }
     chk_inputs in = { &cfg, &cpu, d, !no_sim, quick, jobs };
     chk_report rep;
-    int rc = chk_run(&in, &rep, err);
+    rc = chk_run(&in, &rep, err);
     if (rc)
         cli_error("check", "%s", err);
     else

@@ -13,6 +13,7 @@
 #include "args.h"
 #include "check_report.h"
 #include "commands.h"
+#include "opts.h"
 
 static void usage(FILE *f)
 {
@@ -26,64 +27,32 @@ static void usage(FILE *f)
                "--max-misroute and --max-regret (fractions) are the cost rule's goals: exit 1 past them.\n");
 }
 
-enum { OPT_ROUTING = 2000, OPT_TABLE, OPT_GPU, OPT_CPU, OPT_DATA_ON, OPT_ROWS, OPT_MAX_MIS, OPT_MAX_REGRET };
-
 int cmd_check_routing(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "routing", no_argument, NULL, OPT_ROUTING },       { "table", required_argument, NULL, OPT_TABLE },
-        { "gpu-data", required_argument, NULL, OPT_GPU },    { "cpu-data", required_argument, NULL, OPT_CPU },
-        { "data-on", required_argument, NULL, OPT_DATA_ON }, { "rows-out", required_argument, NULL, OPT_ROWS },
-        { "max-misroute", required_argument, NULL, OPT_MAX_MIS },
-        { "max-regret", required_argument, NULL, OPT_MAX_REGRET },
-        { "format", required_argument, NULL, CLI_OPT_FORMAT }, { "help", no_argument, NULL, CLI_OPT_HELP },
-        { 0, 0, 0, 0 },
+    static const opt_choice data_on_names[] = {
+        { "gpu", DSP_DATA_ON_GPU }, { "host", DSP_DATA_ON_HOST }, { "both", DSP_DATA_ON_BOTH }, { NULL, 0 },
     };
+    static const opt_choice formats[] = { { "text", 0 }, { "csv", 1 }, { NULL, 0 } };
     const char *table = NULL, *gpu_path = NULL, *cpu_path = NULL, *rows_path = NULL;
-    enum dsp_data_on on = DSP_DATA_ON_BOTH;
+    int on = DSP_DATA_ON_BOTH, csv = 0, routing, positional, rc;
     double max_mis = NAN, max_regret = NAN;
-    int csv = 0, c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_ROUTING: break;
-        case OPT_TABLE: table = optarg; break;
-        case OPT_GPU: gpu_path = optarg; break;
-        case OPT_CPU: cpu_path = optarg; break;
-        case OPT_ROWS: rows_path = optarg; break;
-        case OPT_DATA_ON:
-            if (dsp_data_on_from_name(optarg, &on)) {
-                cli_error("check", "--data-on '%s': expected gpu, host or both", optarg);
-                return 2;
-            }
-            break;
-        case OPT_MAX_MIS:
-        case OPT_MAX_REGRET: {
-            double v;
-            if (cli_parse_double(optarg, &v) || !(v >= 0 && v <= 1)) {
-                cli_error("check", "%s '%s': expected a fraction in [0, 1]", argv[optind - 1], optarg);
-                return 2;
-            }
-            *(c == OPT_MAX_MIS ? &max_mis : &max_regret) = v;
-            break;
-        }
-        case CLI_OPT_FORMAT:
-            if (strcmp(optarg, "text") && strcmp(optarg, "csv")) {
-                cli_error("check", "--format '%s': expected text or csv", optarg);
-                return 2;
-            }
-            csv = !strcmp(optarg, "csv");
-            break;
-        case CLI_OPT_HELP:
-            usage(stdout);
-            return fflush(stdout) ? 1 : 0;
-        default:
-            cli_error("check", "bad option '%s' with --routing (see atomsim check --routing --help)", argv[optind - 1]);
-            return 2;
-        }
-    }
-    if (optind < argc || !table || !gpu_path || !cpu_path) {
+    const opt_spec specs[] = {
+        OPT_FLAG("routing", &routing),
+        OPT_STRING("table", &table),
+        OPT_STRING("gpu-data", &gpu_path),
+        OPT_STRING("cpu-data", &cpu_path),
+        OPT_CHOICE("data-on", &on, data_on_names),
+        OPT_STRING("rows-out", &rows_path),
+        OPT_DOUBLE("max-misroute", &max_mis, 0, 1),
+        OPT_DOUBLE("max-regret", &max_regret, 0, 1),
+        OPT_CHOICE("format", &csv, formats),
+        OPT_END,
+    };
+    opt_cmd cmd = { .name = "check", .specs = specs, .usage = usage, .see = "atomsim check --routing --help",
+                    .max_positional = -1, .positional = &positional };
+    if ((rc = opt_parse(&cmd, argc, argv)) != OPT_GO)
+        return rc;
+    if (positional < argc || !table || !gpu_path || !cpu_path) {
         cli_error("check", "--routing needs --table, --gpu-data and --cpu-data, and nothing else");
         return 2;
     }
@@ -92,10 +61,10 @@ int cmd_check_routing(int argc, char **argv)
     val_dataset g = { 0 }, cp = { 0 };
     val_route_stats st;
     val_route_row *rows = NULL;
-    int rc = 2;
+    rc = 2;
     if (tbl_load(table, &t, err) || val_dataset_load(gpu_path, &g, err) || val_dataset_load(cpu_path, &cp, err))
         cli_error("check", "%s", err);
-    else if (val_route_score(t, &g, &cp, on, &st, &rows, err)) {
+    else if (val_route_score(t, &g, &cp, (enum dsp_data_on)on, &st, &rows, err)) {
         cli_error("check", "%s", err);
         rc = 1;
     } else {

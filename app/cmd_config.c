@@ -2,67 +2,44 @@
  * Markdown key reference docs/config-keys.md, or an effective config as
  * INI or JSON; its printers are in config_report.c. */
 #include <stdio.h>
-#include <string.h>
 
 #include "args.h"
 #include "commands.h"
 #include "config_report.h"
+#include "opts.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: atomsim config [--format text|markdown]\n"
+               "       atomsim config [--config FILE] [-p k=v ...] --dump [--format text|json]\n"
+               "without --dump: the option table (every key, type, default, unit, source, help, bounds);\n"
+               "--format markdown writes it as the key reference, docs/config-keys.md\n");
+}
+
+enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN };
 
 int cmd_config(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "config", required_argument, NULL, CLI_OPT_CONFIG },
-        { "format", required_argument, NULL, CLI_OPT_FORMAT },
-        { "dump", no_argument, NULL, 'd' },
-        { "help", no_argument, NULL, CLI_OPT_HELP },
-        { 0, 0, 0, 0 },
+    /* markdown is the option table's alone, so --format is this command's
+     * own rather than the common one */
+    static const opt_choice formats[] = {
+        { "text", FORMAT_TEXT }, { "markdown", FORMAT_MARKDOWN }, { "json", FORMAT_JSON }, { NULL, 0 },
     };
     cli_args a;
     cfg_config cfg;
     char err[CFG_ERR_MAX];
-    int c, dump = 0, markdown = 0;
+    int dump = 0, format = FORMAT_TEXT, markdown, rc;
+    const opt_spec specs[] = {
+        OPT_FLAG("dump", &dump),
+        OPT_CHOICE("format", &format, formats),
+        OPT_END,
+    };
     cli_args_init(&a);
-    a.format = CLI_FORMAT_TEXT;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
-        if (c == CLI_OPT_HELP) {
-            fprintf(stdout,
-                    "usage: atomsim config [--format text|markdown]\n"
-                    "       atomsim config [--config FILE] [-p k=v ...] --dump [--format text|json]\n"
-                    "without --dump: the option table (every key, type, default, unit, source, help, bounds);\n"
-                    "--format markdown writes it as the key reference, docs/config-keys.md\n");
-            return 0;
-        }
-        if (c == 'd') {
-            dump = 1;
-            continue;
-        }
-        /* markdown is the option table's alone, so it is not a common format */
-        if (c == CLI_OPT_FORMAT && !strcmp(optarg, "markdown")) {
-            markdown = 1;
-            continue;
-        }
-        if (c == CLI_OPT_FORMAT)
-            markdown = 0; /* the last --format wins, as with the common ones */
-        if (c == '?' || c == ':') {
-            cli_error("config", "bad option '%s'", argv[optind - 1]);
-            return 2;
-        }
-        int rc = cli_common_opt(&a, c, optarg, err);
-        if (rc < 0 && c == CLI_OPT_FORMAT) {
-            cli_error("config", "--format '%s': expected text, markdown, or json with --dump", optarg);
-            return 2;
-        }
-        if (rc) {
-            cli_error("config", "%s", rc < 0 ? err : "unexpected option");
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        cli_error("config", "unexpected argument '%s'", argv[optind]);
-        return 2;
-    }
+    opt_cmd cmd = { .name = "config", .specs = specs, .args = &a, .common = OPT_COMMON_CONFIG | OPT_COMMON_OVERRIDES,
+                    .usage = usage };
+    if ((rc = opt_parse(&cmd, argc, argv)) != OPT_GO)
+        return rc;
+    markdown = format == FORMAT_MARKDOWN;
     if (dump && markdown) {
         cli_error("config", "--format markdown is the option table's (without --dump); --dump writes text or json");
         return 2;
@@ -78,7 +55,7 @@ int cmd_config(int argc, char **argv)
         cli_error("config", "%s", err);
         return 2;
     }
-    if (a.format == CLI_FORMAT_JSON)
+    if (format == FORMAT_JSON)
         cfgrep_dump_json(stdout, &cfg);
     else
         cfgrep_dump_ini(stdout, &cfg);

@@ -13,6 +13,7 @@
 #include "args.h"
 #include "commands.h"
 #include "dispatch_print.h"
+#include "opts.h"
 
 static void usage(FILE *f)
 {
@@ -32,135 +33,39 @@ static void usage(FILE *f)
                "Outside the grid it fails (exit 2) unless --extrapolate, which marks the answer.\n");
 }
 
-enum { OPT_TABLE = 2000, OPT_EXTRAPOLATE, OPT_REPEAT, OPT_BATCH, OPT_RULE, OPT_DATA_ON };
-
-/* Every row is answered before anything is written: a bad row names its
- * line and leaves no half-written answer behind. */
-static int run_batch(const tbl_table *t, const char *path, int rule, int data_on, int extrapolate)
-{
-    dq_batch b;
-    dq_error e;
-    size_t bad;
-    char err[CFG_ERR_MAX];
-    if (dq_batch_read(path, rule, data_on, extrapolate, &b, &e)) {
-        if (e.nomem)
-            cli_error("dispatch", "out of memory at %s:%d", path, e.line);
-        else if (e.line)
-            cli_error("dispatch", "%s:%d: %s", path, e.line, e.msg);
-        else
-            cli_error("dispatch", "%s: %s", path, e.msg);
-        return 2;
-    }
-    tbl_answer *ans = malloc((b.count ? b.count : 1) * sizeof *ans);
-    if (!ans) {
-        cli_error("dispatch", "out of memory for %zu answers", b.count);
-        dq_batch_free(&b);
-        return 1;
-    }
-    int rc = 0;
-    if (dq_batch_answer(t, &b, ans, &bad, err)) {
-        cli_error("dispatch", "%s:%d: %s", path, b.rows[bad].line, err);
-        rc = 2;
-    } else {
-        dpr_csv_header(stdout);
-        for (size_t i = 0; i < b.count; i++)
-            dpr_csv_row(stdout, &b.rows[i].q, &ans[i]);
-    }
-    dq_batch_free(&b);
-    free(ans);
-    return rc;
-}
-
 int cmd_dispatch(int argc, char **argv)
 {
-    static const struct option extra[] = {
-        { "table", required_argument, NULL, OPT_TABLE },
-        { "extrapolate", no_argument, NULL, OPT_EXTRAPOLATE },
-        { "repeat", required_argument, NULL, OPT_REPEAT },
-        { "batch", required_argument, NULL, OPT_BATCH },
-        { "rule", required_argument, NULL, OPT_RULE },
-        { "data-on", required_argument, NULL, OPT_DATA_ON },
-        { 0, 0, 0, 0 },
+    static const opt_choice rules[] = { { "cost", DSP_RULE_COST }, { "seed", DSP_RULE_SEED }, { NULL, 0 } };
+    static const opt_choice data_on_names[] = {
+        { "gpu", DSP_DATA_ON_GPU }, { "host", DSP_DATA_ON_HOST }, { "both", DSP_DATA_ON_BOTH }, { NULL, 0 },
     };
-    struct option longopts[CLI_MAX_LONGOPTS];
     cli_args a;
     char err[CFG_ERR_MAX];
     const char *table_path = NULL, *batch_path = NULL;
-    int c, extrapolate = 0, rule = -1, data_on = -1, shape_given = 0;
+    int extrapolate = 0, rule = -1, data_on = -1, rc;
     unsigned long long repeat = 0;
+    const opt_spec specs[] = {
+        OPT_STRING("table", &table_path),
+        OPT_FLAG("extrapolate", &extrapolate),
+        OPT_UINT("repeat", &repeat, 1, INFINITY),
+        OPT_STRING("batch", &batch_path),
+        OPT_CHOICE("rule", &rule, rules),
+        OPT_CHOICE("data-on", &data_on, data_on_names),
+        OPT_END,
+    };
     cli_args_init(&a);
-    cli_longopts(longopts, extra);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        /* a config, an engine or a parameter the table has no axis for (--seed) */
-        const pat_param_desc *pd = cli_opt_param(c);
-        if (c == CLI_OPT_CONFIG || c == CLI_OPT_ENGINE || (pd && !dq_param_has_axis(pd))) {
-            cli_error("dispatch", "%s: the table is the only input (see atomsim dispatch --help)", argv[optind - 1]);
-            return 2;
-        }
-        switch (c) {
-        case CLI_OPT_HELP:
-            usage(stdout);
-            return fflush(stdout) ? 1 : 0;
-        case OPT_TABLE:
-            table_path = optarg;
-            continue;
-        case OPT_BATCH:
-            batch_path = optarg;
-            continue;
-        case OPT_EXTRAPOLATE:
-            extrapolate = 1;
-            continue;
-        case OPT_RULE: {
-            enum dsp_rule r;
-            if (dsp_rule_from_name(optarg, &r)) {
-                cli_error("dispatch", "--rule '%s': expected cost or seed", optarg);
-                return 2;
-            }
-            rule = (int)r;
-            continue;
-        }
-        case OPT_DATA_ON: {
-            enum dsp_data_on d;
-            if (dsp_data_on_from_name(optarg, &d)) {
-                cli_error("dispatch", "--data-on '%s': expected gpu, host or both", optarg);
-                return 2;
-            }
-            data_on = (int)d;
-            continue;
-        }
-        case OPT_REPEAT:
-            if (cli_parse_u64(optarg, &repeat) || repeat == 0) {
-                cli_error("dispatch", "--repeat '%s' is not a positive integer", optarg);
-                return 2;
-            }
-            continue;
-        case '?':
-        case ':':
-            cli_error("dispatch", "bad option '%s' (see atomsim dispatch --help)", argv[optind - 1]);
-            return 2;
-        case CLI_OPT_FORMAT:
-            break;
-        default:
-            shape_given = 1;
-            break;
-        }
-        int rc = cli_common_opt(&a, c, optarg, err);
-        if (rc) {
-            cli_error("dispatch", "%s", rc < 0 ? err : "unexpected option");
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        cli_error("dispatch", "unexpected argument '%s'", argv[optind]);
-        return 2;
-    }
+    /* a config, an engine or a parameter the table has no axis for (--seed) */
+    opt_cmd cmd = { .name = "dispatch", .specs = specs, .args = &a,
+                    .common = OPT_COMMON_PATTERN | OPT_COMMON_PARAMS | OPT_COMMON_FORMAT, .usage = usage,
+                    .refused = "the table is the only input (see atomsim dispatch --help)",
+                    .param_ok = dq_param_has_axis };
+    if ((rc = opt_parse(&cmd, argc, argv)) != OPT_GO)
+        return rc;
     if (!table_path || (!a.pattern_given && !batch_path)) {
         cli_error("dispatch", "--table and --pattern (or --batch) are required (see atomsim dispatch --help)");
         return 2;
     }
-    if (batch_path && (shape_given || repeat)) {
+    if (batch_path && (a.pattern_given || a.params_given || repeat)) {
         cli_error("dispatch", "--batch takes its queries from the file: no pattern flags or --repeat beside it");
         return 2;
     }
@@ -170,7 +75,7 @@ int cmd_dispatch(int argc, char **argv)
         return 2;
     }
     if (batch_path) {
-        int rc = run_batch(t, batch_path, rule, data_on, extrapolate);
+        rc = dpr_batch(t, batch_path, rule, data_on, extrapolate);
         tbl_free(t);
         if (rc == 0 && (fflush(stdout) || ferror(stdout))) {
             cli_error("dispatch", "cannot write the answers: %s", strerror(errno));

@@ -6,6 +6,7 @@
 #include "../sim/print.h"
 #include "args.h"
 #include "commands.h"
+#include "opts.h"
 
 static void run_usage(FILE *f)
 {
@@ -24,36 +25,17 @@ static void run_usage(FILE *f)
 
 int cmd_run(int argc, char **argv)
 {
-    struct option longopts[CLI_MAX_LONGOPTS];
+    static const opt_spec specs[] = { OPT_END };
     cli_args a;
     cfg_config cfg;
     atom_stats st;
     char err[CFG_ERR_MAX];
-    int c;
+    int rc;
 
     cli_args_init(&a);
-    cli_longopts(longopts, NULL);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
-        if (c == CLI_OPT_HELP) {
-            run_usage(stdout);
-            return 0;
-        }
-        if (c == '?' || c == ':') {
-            cli_error("run", "bad option '%s' (see atomsim run --help)", argv[optind - 1]);
-            return 2;
-        }
-        int rc = cli_common_opt(&a, c, optarg, err);
-        if (rc) {
-            cli_error("run", "%s", rc < 0 ? err : "unexpected option");
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        cli_error("run", "unexpected argument '%s'", argv[optind]);
-        return 2;
-    }
+    opt_cmd cmd = { .name = "run", .specs = specs, .args = &a, .common = OPT_COMMON_ALL, .usage = run_usage };
+    if ((rc = opt_parse(&cmd, argc, argv)) != OPT_GO)
+        return rc;
     if (!a.pattern_given) {
         cli_error("run", "--pattern is required (see atomsim --help for the list)");
         return 2;
@@ -62,7 +44,7 @@ int cmd_run(int argc, char **argv)
         cli_error("run", "%s", err);
         return 2;
     }
-    int rc = cli_run_engine(&cfg, &a.params, a.engine, &st, err);
+    rc = cli_run_engine(&cfg, &a.params, a.engine, &st, err);
     if (rc) {
         cli_error("run", "%s", err);
         return rc;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "commands.h"
+#include "opts.h"
 #include "study.h"
 
 int cmd_study(int argc, char **argv)
@@ -15,15 +16,10 @@ int cmd_study(int argc, char **argv)
     study_file sf;
     study_outputs so;
     char err[CFG_ERR_MAX];
-    int rc = 2;
-    if (swp_cli_parse(&cli, argc, argv, 1, err)) {
-        cli_error("study", "%s", err);
-        return 2;
-    }
-    if (cli.help) {
-        swp_cli_usage(stdout, 1);
-        return 0;
-    }
+    int rc;
+    if ((rc = swp_cli_parse(&cli, argc, argv, 1)) != OPT_GO)
+        return rc;
+    rc = 2; /* bad input, until the plan runs */
     if (!cli.positional) {
         cli_error("study", "which study? (atomsim study configs/studies/NAME.ini)");
         return 2;

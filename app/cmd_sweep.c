@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "commands.h"
+#include "opts.h"
 #include "sweep.h"
 
 int cmd_sweep(int argc, char **argv)
@@ -12,15 +13,10 @@ int cmd_sweep(int argc, char **argv)
     swp_spec *s = NULL;
     swp_plan *p = NULL;
     char err[CFG_ERR_MAX];
-    int rc = 2;
-    if (swp_cli_parse(&c, argc, argv, 0, err)) {
-        cli_error("sweep", "%s", err);
-        return 2;
-    }
-    if (c.help) {
-        swp_cli_usage(stdout, 0);
-        return 0;
-    }
+    int rc;
+    if ((rc = swp_cli_parse(&c, argc, argv, 0)) != OPT_GO)
+        return rc;
+    rc = 2; /* bad input, until the plan runs */
     if (swp_spec_new(&s)) {
         cli_error("sweep", "out of memory");
         return 1;

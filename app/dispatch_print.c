@@ -2,7 +2,11 @@
  * CSV row (see dispatch_print.h). */
 #include "dispatch_print.h"
 
+#include <stdlib.h>
+
+#include "../model/dispatch_query.h"
 #include "../model/params.h"
+#include "args.h"
 
 static const char *band_text(const tbl_answer *a, char *buf, size_t len)
 {
@@ -77,4 +81,41 @@ void dpr_csv_row(FILE *f, const tbl_query *q, const tbl_answer *a)
            dsp_target_name(a->d.target), dsp_reason_name(a->d.reason), dsp_rule_name(a->rule), a->gpu_us,
            a->gpu_lo_us, a->gpu_hi_us, a->cpu_us, dsp_target_name(a->d.cost_target), dsp_target_name(a->d.seed_target),
            dsp_reason_name(a->d.seed_reason), dsp_data_on_name(a->data_on), source_name(a->source), a->extrapolated);
+}
+
+/* Every row is answered before anything is written: a bad row names its
+ * line and leaves no half-written answer behind. */
+int dpr_batch(const tbl_table *t, const char *path, int rule, int data_on, int extrapolate)
+{
+    dq_batch b;
+    dq_error e;
+    size_t bad;
+    char err[CFG_ERR_MAX];
+    if (dq_batch_read(path, rule, data_on, extrapolate, &b, &e)) {
+        if (e.nomem)
+            cli_error("dispatch", "out of memory at %s:%d", path, e.line);
+        else if (e.line)
+            cli_error("dispatch", "%s:%d: %s", path, e.line, e.msg);
+        else
+            cli_error("dispatch", "%s: %s", path, e.msg);
+        return 2;
+    }
+    tbl_answer *ans = malloc((b.count ? b.count : 1) * sizeof *ans);
+    if (!ans) {
+        cli_error("dispatch", "out of memory for %zu answers", b.count);
+        dq_batch_free(&b);
+        return 1;
+    }
+    int rc = 0;
+    if (dq_batch_answer(t, &b, ans, &bad, err)) {
+        cli_error("dispatch", "%s:%d: %s", path, b.rows[bad].line, err);
+        rc = 2;
+    } else {
+        dpr_csv_header(stdout);
+        for (size_t i = 0; i < b.count; i++)
+            dpr_csv_row(stdout, &b.rows[i].q, &ans[i]);
+    }
+    dq_batch_free(&b);
+    free(ans);
+    return rc;
 }

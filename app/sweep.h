@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../util/pool.h"
 #include "args.h"
 
 #define SWP_MAX_AXES 32
@@ -126,7 +127,9 @@ typedef struct swp_run_opts {
     const char *cmd;                   /* "sweep" or "study", for messages */
 } swp_run_opts;
 
-int swp_default_jobs(void);
+/* cmd_check_sim.c's name for pool_default_jobs (util/pool.h), kept only
+ * until that file's move on another branch lands; new code calls the pool's. */
+#define swp_default_jobs pool_default_jobs
 
 /* Runs this shard's rows and writes them to every output, in row order.
  * Returns 0, 1 (a row failed, or a write failed) or 2 (a row's input was
@@ -145,7 +148,7 @@ typedef struct swp_cli {
     int override_count;
     enum cli_format format;
     int format_given;
-    int canonical, config_column, count_only, help;
+    int canonical, config_column, count_only;
     unsigned long long shard_k, shard_n;
     swp_run_opts run;
     const char *out_dir;               /* study only */
@@ -153,8 +156,10 @@ typedef struct swp_cli {
     const char *positional;            /* study: the study file */
 } swp_cli;
 
-/* Parses argv (argv[0] is the subcommand).  Returns 0 or 2 with err set. */
-int swp_cli_parse(swp_cli *c, int argc, char **argv, int study, char err[CFG_ERR_MAX]);
+/* Parses argv (argv[0] is the subcommand).  Returns OPT_GO (opts.h) to go
+ * on, or the exit status: 0 after --help, 2 after a bad option (its line
+ * printed). */
+int swp_cli_parse(swp_cli *c, int argc, char **argv, int study);
 /* Applies the command line to a spec: its axes to every grid (replacing a
  * study's axis of the same key), its configs instead of the study's. */
 int swp_cli_apply(const swp_cli *c, swp_spec *s, char err[CFG_ERR_MAX]);

@@ -1,18 +1,14 @@
 /* sweep_cli.c - the command line that `atomsim sweep` and `atomsim study`
- * share: their usage text, the getopt loop into a swp_cli, and applying a
+ * share: their usage text, their options (opts.h) into a swp_cli, and applying a
  * swp_cli to a spec (its axes to every grid, its configs instead of a
  * study's). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "sweep.h"
 
 /* ---- the command line ---------------------------------------------------- */
-
-enum {
-    OPT_VARY = 2000, OPT_POINTS, OPT_SHARD, OPT_CANONICAL, OPT_KEEP_GOING, OPT_CONFIG_COLUMN,
-    OPT_NO_PROGRESS, OPT_COUNT, OPT_OUT_DIR, OPT_STDOUT
-};
 
 void swp_cli_usage(FILE *f, int study)
 {
@@ -60,15 +56,6 @@ void swp_cli_usage(FILE *f, int study)
             "  --count          print the number of rows (of this shard) and exit\n");
 }
 
-/* The axis key of a flag: pattern, engine or a parameter's flag name. */
-static const char *code_key(int c)
-{
-    const pat_param_desc *d = cli_opt_param(c);
-    if (d)
-        return d->flag + 2;
-    return c == CLI_OPT_PATTERN ? "pattern" : c == CLI_OPT_ENGINE ? "engine" : NULL;
-}
-
 static int add_axis(swp_cli *c, const char *key, const char *values, char err[CFG_ERR_MAX])
 {
     const pat_param_desc *d = pat_param_find(key);
@@ -87,126 +74,99 @@ static int add_axis(swp_cli *c, const char *key, const char *values, char err[CF
     return 0;
 }
 
-int swp_cli_parse(swp_cli *c, int argc, char **argv, int study, char err[CFG_ERR_MAX])
+/* --pattern, --engine and a parameter's flag: an axis named by the flag */
+static int axis_arg(void *ctx, const opt_spec *s, const char *arg, char err[CFG_ERR_MAX])
 {
-    static const struct option extra[] = {
-        { "vary", required_argument, NULL, OPT_VARY },
-        { "points", required_argument, NULL, OPT_POINTS },
-        { "jobs", required_argument, NULL, 'j' },
-        { "shard", required_argument, NULL, OPT_SHARD },
-        { "canonical", no_argument, NULL, OPT_CANONICAL },
-        { "keep-going", no_argument, NULL, OPT_KEEP_GOING },
-        { "config-column", no_argument, NULL, OPT_CONFIG_COLUMN },
-        { "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-        { "count", no_argument, NULL, OPT_COUNT },
-        { "out-dir", required_argument, NULL, OPT_OUT_DIR },
-        { "stdout", no_argument, NULL, OPT_STDOUT },
-        { 0, 0, 0, 0 },
-    };
-    struct option longopts[CLI_MAX_LONGOPTS];
-    cli_args scratch;
-    unsigned long long v;
-    int ch;
+    return add_axis(ctx, s->name, arg, err);
+}
+
+static int vary_arg(void *ctx, const opt_spec *s, const char *arg, char err[CFG_ERR_MAX])
+{
+    char *eq = strchr(arg, '=');
+    if (!eq || eq == arg) {
+        snprintf(err, CFG_ERR_MAX, "--vary '%s': expected KEY=VALUES", arg);
+        return -1;
+    }
+    *eq = 0; /* argv is ours to cut */
+    return add_axis(ctx, arg, eq + 1, err);
+}
+
+static int points_arg(void *ctx, const opt_spec *s, const char *arg, char err[CFG_ERR_MAX])
+{
+    swp_cli *c = ctx;
+    if (c->points || add_axis(c, "points", arg, err)) {
+        snprintf(err, CFG_ERR_MAX, "--points is given twice");
+        return -1;
+    }
+    c->axis_count--; /* only reserved the name */
+    c->points = arg;
+    return 0;
+}
+
+static int shard_arg(void *ctx, const opt_spec *s, const char *arg, char err[CFG_ERR_MAX])
+{
+    swp_cli *c = ctx;
+    return swp_parse_shard(arg, &c->shard_k, &c->shard_n, err);
+}
+
+static int study_only(void *ctx, const opt_spec *s, const char *arg, char err[CFG_ERR_MAX])
+{
+    snprintf(err, CFG_ERR_MAX, "--%s is a study option", s->name);
+    return -1;
+}
+
+static void sweep_usage(FILE *f)
+{
+    swp_cli_usage(f, 0);
+}
+
+static void study_usage(FILE *f)
+{
+    swp_cli_usage(f, 1);
+}
+
+int swp_cli_parse(swp_cli *c, int argc, char **argv, int study)
+{
+    opt_spec specs[24 + PP_COUNT];
+    int n = 0, no_progress = 0, format = CLI_FORMAT_CSV, positional, rc;
     memset(c, 0, sizeof *c);
-    c->format = CLI_FORMAT_CSV;
-    c->run.jobs = swp_default_jobs();
-    c->run.progress = 1;
+    c->run.jobs = pool_default_jobs();
     c->run.cmd = study ? "study" : "sweep";
     c->shard_k = c->shard_n = 1;
-    cli_args_init(&scratch);
-    cli_longopts(longopts, extra);
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, "p:j:", longopts, NULL)) != -1) {
-        const char *key = code_key(ch);
-        if (key) {
-            if (add_axis(c, key, optarg, err))
-                return 2;
-            continue;
-        }
-        switch (ch) {
-        case CLI_OPT_HELP:
-            c->help = 1;
-            return 0;
-        case CLI_OPT_CONFIG:
-            if (c->config_count == SWP_MAX_CONFIGS) {
-                snprintf(err, CFG_ERR_MAX, "more than %d configs", SWP_MAX_CONFIGS);
-                return 2;
-            }
-            c->configs[c->config_count++] = optarg;
-            break;
-        case 'p':
-            if (c->override_count == CLI_MAX_OVERRIDES) {
-                snprintf(err, CFG_ERR_MAX, "more than %d -p overrides", CLI_MAX_OVERRIDES);
-                return 2;
-            }
-            c->overrides[c->override_count++] = optarg;
-            break;
-        case CLI_OPT_FORMAT:
-            if (cli_common_opt(&scratch, ch, optarg, err))
-                return 2;
-            c->format = scratch.format;
-            c->format_given = 1;
-            break;
-        case OPT_VARY: {
-            char *eq = strchr(optarg, '=');
-            if (!eq || eq == optarg) {
-                snprintf(err, CFG_ERR_MAX, "--vary '%s': expected KEY=VALUES", optarg);
-                return 2;
-            }
-            *eq = 0; /* argv is ours to cut */
-            if (add_axis(c, optarg, eq + 1, err))
-                return 2;
-            break;
-        }
-        case OPT_POINTS:
-            if (c->points || add_axis(c, "points", optarg, err)) {
-                snprintf(err, CFG_ERR_MAX, "--points is given twice");
-                return 2;
-            }
-            c->axis_count--; /* only reserved the name */
-            c->points = optarg;
-            break;
-        case 'j':
-            if (cli_parse_u64(optarg, &v) || v < 1 || v > 1024) {
-                snprintf(err, CFG_ERR_MAX, "-j '%s' is not an integer in [1, 1024]", optarg);
-                return 2;
-            }
-            c->run.jobs = (int)v;
-            break;
-        case OPT_SHARD:
-            if (swp_parse_shard(optarg, &c->shard_k, &c->shard_n, err))
-                return 2;
-            break;
-        case OPT_CANONICAL: c->canonical = 1; break;
-        case OPT_KEEP_GOING: c->run.keep_going = 1; break;
-        case OPT_CONFIG_COLUMN: c->config_column = 1; break;
-        case OPT_NO_PROGRESS: c->run.progress = 0; break;
-        case OPT_COUNT: c->count_only = 1; break;
-        case OPT_OUT_DIR:
-        case OPT_STDOUT:
-            if (!study) {
-                snprintf(err, CFG_ERR_MAX, "%s is a study option", argv[optind - 1]);
-                return 2;
-            }
-            if (ch == OPT_OUT_DIR)
-                c->out_dir = optarg;
-            else
-                c->to_stdout = 1;
-            break;
-        default:
-            snprintf(err, CFG_ERR_MAX, "bad option '%s' (see atomsim %s --help)", argv[optind - 1], c->run.cmd);
-            return 2;
-        }
+    /* every pattern flag takes a LIST: it is an axis, not the common flag */
+    specs[n++] = (opt_spec)OPT_CALL("pattern", 1, axis_arg, c);
+    for (int i = 0; i < PP_COUNT; i++)
+        specs[n++] = (opt_spec)OPT_CALL(pat_param_get(i)->flag + 2, 1, axis_arg, c);
+    specs[n++] = (opt_spec)OPT_CALL("engine", 1, axis_arg, c);
+    specs[n++] = (opt_spec)OPT_LIST("config", c->configs, &c->config_count, SWP_MAX_CONFIGS, .noun = "configs");
+    specs[n++] = (opt_spec)OPT_LIST("p", c->overrides, &c->override_count, CLI_MAX_OVERRIDES, .short_name = 'p',
+                                    .noun = "overrides");
+    specs[n++] = (opt_spec)OPT_CHOICE("format", &format, opt_format_choices, .given = &c->format_given);
+    specs[n++] = (opt_spec)OPT_CALL("vary", 1, vary_arg, c);
+    specs[n++] = (opt_spec)OPT_CALL("points", 1, points_arg, c);
+    specs[n++] = (opt_spec)OPT_JOBS(&c->run.jobs);
+    specs[n++] = (opt_spec)OPT_CALL("shard", 1, shard_arg, c);
+    specs[n++] = (opt_spec)OPT_FLAG("canonical", &c->canonical);
+    specs[n++] = (opt_spec)OPT_FLAG("keep-going", &c->run.keep_going);
+    specs[n++] = (opt_spec)OPT_FLAG("config-column", &c->config_column);
+    specs[n++] = (opt_spec)OPT_FLAG("no-progress", &no_progress);
+    specs[n++] = (opt_spec)OPT_FLAG("count", &c->count_only);
+    if (study) {
+        specs[n++] = (opt_spec)OPT_STRING("out-dir", &c->out_dir);
+        specs[n++] = (opt_spec)OPT_FLAG("stdout", &c->to_stdout);
+    } else {
+        specs[n++] = (opt_spec)OPT_CALL("out-dir", 1, study_only, NULL);
+        specs[n++] = (opt_spec)OPT_CALL("stdout", 0, study_only, NULL);
     }
-    for (; optind < argc; optind++) {
-        if (!study || c->positional) {
-            snprintf(err, CFG_ERR_MAX, "unexpected argument '%s'", argv[optind]);
-            return 2;
-        }
-        c->positional = argv[optind];
-    }
-    return 0;
+    specs[n] = (opt_spec)OPT_END;
+    opt_cmd cmd = { .name = c->run.cmd, .specs = specs, .usage = study ? study_usage : sweep_usage,
+                    .max_positional = study, .positional = &positional };
+    if ((rc = opt_parse(&cmd, argc, argv)) != OPT_GO)
+        return rc;
+    c->run.progress = !no_progress;
+    c->format = (enum cli_format)format;
+    c->positional = positional < argc ? argv[positional] : NULL;
+    return OPT_GO;
 }
 
 int swp_cli_apply(const swp_cli *c, swp_spec *s, char err[CFG_ERR_MAX])

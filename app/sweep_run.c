@@ -9,12 +9,6 @@
 #include "../util/pool.h"
 #include "sweep_int.h"
 
-int swp_default_jobs(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
-}
-
 /* ---- running ----------------------------------------------------------------- */
 
 typedef struct swp_result {

@@ -179,3 +179,23 @@ void vrep_summary_text(const val_dataset *d, const val_prediction *pr, const uns
     worst_text(d, pr, keep, data_path, worst);
     not_run_text(d, pr, keep);
 }
+
+/* 1 (having said why on stderr) when the overall figures pass a threshold */
+int vrep_past_thresholds(const val_summary *all, double max_median, double max_p90, double min_spearman)
+{
+    int fail = 0;
+    if (!isnan(max_median) && !(all->ape_median <= max_median)) {
+        fprintf(stderr, "atomsim validate: median absolute error %.4f exceeds the threshold %.4f\n", all->ape_median,
+                max_median);
+        fail = 1;
+    }
+    if (!isnan(max_p90) && !(all->ape_p90 <= max_p90)) {
+        fprintf(stderr, "atomsim validate: 90th-percentile error %.4f exceeds the threshold %.4f\n", all->ape_p90, max_p90);
+        fail = 1;
+    }
+    if (!isnan(min_spearman) && !(all->spearman >= min_spearman)) {
+        fprintf(stderr, "atomsim validate: Spearman %.4f is below the threshold %.4f\n", all->spearman, min_spearman);
+        fail = 1;
+    }
+    return fail;
+}

@@ -27,4 +27,8 @@ void vrep_summary_csv(const val_dataset *d, const val_prediction *pr, const unsi
 void vrep_summary_text(const val_dataset *d, const val_prediction *pr, const unsigned char *keep, const char *data_path,
                        const char *config_path, const char *engine, double tie_frac, enum val_axis by, size_t worst);
 
+/* 1 (having said why on stderr) when the overall figures pass a threshold
+ * (NAN: none). */
+int vrep_past_thresholds(const val_summary *all, double max_median, double max_p90, double min_spearman);
+
 #endif

@@ -133,10 +133,22 @@ const pat_param_desc *pat_param_find_csv(const char *column)
     return NULL;
 }
 
+/* Base 10 only: strtod and strtoull would also take hex (0x10, 0x1p4), a
+ * leading space or, for strtoull with base 0, octal (010 is 8); a flag
+ * means what it says in decimal or is refused. */
+static int decimal_text(const char *s, int sign_ok)
+{
+    if (sign_ok && (*s == '-' || *s == '+'))
+        s++;
+    if (!((*s >= '0' && *s <= '9') || (*s == '.' && s[1] >= '0' && s[1] <= '9')))
+        return 0;
+    return !strpbrk(s, "xX");
+}
+
 int pat_parse_double(const char *s, double *out)
 {
     char *end;
-    if (!s || !*s)
+    if (!s || !*s || !decimal_text(s, 1))
         return -1;
     errno = 0;
     double v = strtod(s, &end);
@@ -149,10 +161,10 @@ int pat_parse_double(const char *s, double *out)
 int pat_parse_u64(const char *s, unsigned long long *out)
 {
     char *end;
-    if (!s || !*s || *s == '-')
+    if (!s || !decimal_text(s, 0))
         return -1;
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
+    unsigned long long v = strtoull(s, &end, 10);
     if (*end == 0 && errno == 0) {
         *out = v;
         return 0;

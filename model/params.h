@@ -111,8 +111,9 @@ const pat_param_desc *pat_param_find_flag(const char *text, size_t len);
 /* By CSV column; NULL when none (seed has no column). */
 const pat_param_desc *pat_param_find_csv(const char *column);
 
-/* The flags' number syntax: a whole unsigned number (decimal, 0x, 2^E, or
- * 1e6 style when exact), or a finite double.  0 or -1. */
+/* The flags' number syntax, base 10 only: a whole unsigned number (decimal,
+ * 2^E, or 1e6 style when exact), or a finite double; no hex, octal, or
+ * leading space.  0 or -1. */
 int pat_parse_u64(const char *s, unsigned long long *out);
 int pat_parse_double(const char *s, double *out);
 

@@ -41,7 +41,9 @@ expect "malformed key" 2 "not section\.key" cal --data $H --keys sameaddress
 printf 'test histogram colour=1\n' >"$tmp/bad.split"
 expect "bad split file (file:line)" 2 "bad\.split:1:" cal --data $H --split "$tmp/bad.split"
 expect "missing split file" 2 "$tmp/none\.split" cal --data $H --split "$tmp/none.split"
-expect "bad --jobs" 2 "--jobs" cal --data $H -j 0
+# the flag as it was written, with the one -j rule's bounds (util/pool.h)
+expect "bad -j" 2 "-j '0' is not an integer in \\[1, 1024\\]" cal --data $H -j 0
+expect "bad --jobs" 2 "--jobs '2000' is not an integer" cal --data $H --jobs 2000
 expect "validate --rows without --split" 2 "--split" "$A" validate $C --data $H --rows test
 expect "validate bad --rows" 2 "--rows 'some'" "$A" validate $C --data $H --split validate/splits/h100.split --rows some
 { grep '^#' $H; echo '# select_unit: warp (one selection draw decides this unit; a probe)'

@@ -296,3 +296,9 @@ int pool_run(const pool_ops *ops, void *ctx, uint64_t count, int jobs, int show_
     progress(&pg, 0, 0, 1);
     return rc;
 }
+
+int pool_default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > POOL_MAX_JOBS ? POOL_MAX_JOBS : (int)n;
+}

@@ -38,4 +38,10 @@ typedef struct pool_ops {
  * socket, a worker died), reported on stderr. */
 int pool_run(const pool_ops *ops, void *ctx, uint64_t count, int jobs, int progress);
 
+/* The one -j rule of every command: at most POOL_MAX_JOBS workers (each
+ * holds a socket and a process; past this a host runs out of both before
+ * it runs out of cores), and by default one a online CPU, within that. */
+#define POOL_MAX_JOBS 1024
+int pool_default_jobs(void);
+
 #endif

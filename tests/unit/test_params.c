@@ -237,7 +237,8 @@ static void shared_memory_needs(void **state)
 }
 
 /* Flags accept whole numbers only, in the forms the contract's sweeps use
- * (1048576, 2^20, 1e6, 0x100), and refuse trailing garbage or signs. */
+ * (1048576, 2^20, 1e6), base 10 only (issue 24: 0x100 is refused, 010 is
+ * ten), and refuse trailing garbage, signs or a leading space. */
 static void cli_number_parsing(void **state)
 {
     (void)state;
@@ -249,8 +250,11 @@ static void cli_number_parsing(void **state)
     assert_int_equal(v, 1048576u);
     assert_int_equal(cli_parse_u64("1e6", &v), 0);
     assert_int_equal(v, 1000000u);
-    assert_int_equal(cli_parse_u64("0x100", &v), 0);
-    assert_int_equal(v, 256u);
+    assert_int_equal(cli_parse_u64("0x100", &v), -1);
+    assert_int_equal(cli_parse_u64("010", &v), 0);
+    assert_int_equal(v, 10u);
+    assert_int_equal(cli_parse_u64(" 5", &v), -1);
+    assert_int_equal(cli_parse_u64("+5", &v), -1);
     assert_int_equal(cli_parse_u64("12abc", &v), -1);
     assert_int_equal(cli_parse_u64("-1", &v), -1);
     assert_int_equal(cli_parse_u64("1.5", &v), -1);
@@ -261,6 +265,9 @@ static void cli_number_parsing(void **state)
     assert_int_equal(cli_parse_double("0.25", &d), 0);
     assert_true(d == 0.25);
     assert_int_equal(cli_parse_double("0.5x", &d), -1);
+    assert_int_equal(cli_parse_double("0x1p4", &d), -1);
+    assert_int_equal(cli_parse_double(" 1", &d), -1);
+    assert_int_equal(cli_parse_double("-0.5", &d), 0);
     assert_int_equal(cli_parse_double("nan", &d), -1);
     assert_int_equal(cli_parse_double("inf", &d), -1);
     assert_int_equal(cli_parse_double("", &d), -1);
@@ -317,8 +324,10 @@ static void param_parse_and_format(void **state)
     pat_defaults(&p);
     assert_int_equal(pat_param_parse(bins, &p, "2^24", err, sizeof err), 0);
     assert_int_equal(p.bins, 1u << 24);
-    assert_int_equal(pat_param_parse(bins, &p, "0x40", err, sizeof err), 0);
+    assert_int_equal(pat_param_parse(bins, &p, "64", err, sizeof err), 0);
     assert_int_equal(p.bins, 64u);
+    assert_int_equal(pat_param_parse(bins, &p, "0x40", err, sizeof err), -1); /* base 10 only */
+    assert_string_equal(err, "--bins '0x40' is not an integer in [1, 16777216]");
     assert_int_equal(pat_param_parse(bins, &p, "0", err, sizeof err), -1);
     assert_string_equal(err, "--bins '0' is not an integer in [1, 16777216]");
     assert_int_equal(pat_param_parse(bins, &p, "16777217", err, sizeof err), -1);
