@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
+#include "../util/clock.h"
 #include "export.h"
 
 int dq_param_has_axis(const pat_param_desc *d)
@@ -227,17 +227,10 @@ int dq_batch_answer(const tbl_table *t, const dq_batch *b, tbl_answer *ans, size
     return 0;
 }
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 double dq_time_lookups(const tbl_table *t, const tbl_query *q, unsigned long long repeat, double *checksum)
 {
     char err[CFG_ERR_MAX];
-    double t0 = now_ns(), sink = 0;
+    double t0 = clk_now(), sink = 0;
     tbl_query r = *q;
     r.extrapolate = 1;
     for (unsigned long long i = 0; i < repeat; i++) {
@@ -247,5 +240,5 @@ double dq_time_lookups(const tbl_table *t, const tbl_query *q, unsigned long lon
             sink += x.gpu_us;
     }
     *checksum = sink;
-    return (now_ns() - t0) / (double)repeat;
+    return 1e9 * (clk_now() - t0) / (double)repeat;
 }
