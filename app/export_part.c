@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/csv.h"
 #include "args.h"
 
 #define XS_PART_HEADER "index,pattern,n,wg,smem_per_wg,selectivity,bins,hot,addresses"
@@ -41,19 +42,6 @@ int xs_part_write(const xs_plan *p, size_t begin, size_t end, unsigned long long
 
 /* ---- merging ----------------------------------------------------------------- */
 
-static int split(char *line, char **f, int max)
-{
-    int n = 0;
-    for (char *s = line; s && n < max;) {
-        char *c = strchr(s, ',');
-        if (c)
-            *c++ = 0;
-        f[n++] = s;
-        s = c;
-    }
-    return n;
-}
-
 static void chomp(char *s)
 {
     size_t n = strlen(s);
@@ -72,7 +60,7 @@ static int parse_row(char *line, size_t *index, pat_params *q, char *source, dou
     char *f[XS_PART_COLUMNS + 1];
     unsigned long long v[6];
     double sel, hot;
-    if (split(line, f, XS_PART_COLUMNS + 1) != XS_PART_COLUMNS)
+    if (csv_split(line, f, XS_PART_COLUMNS + 1) != XS_PART_COLUMNS)
         return -1;
     if (cli_parse_u64(f[0], &v[0]) || cli_parse_u64(f[2], &v[1]) || cli_parse_u64(f[3], &v[2]) ||
         cli_parse_u64(f[4], &v[3]) || cli_parse_u64(f[6], &v[4]) || cli_parse_u64(f[8], &v[5]) || number(f[5], &sel) ||
