@@ -17,7 +17,8 @@ PACKAGES := build-essential pkg-config python3 libgsl-dev libcmocka-dev libinih-
 MODEL_SRC := $(sort $(wildcard model/*.c))
 ENGINE_SRC := $(sort $(wildcard sim/*.c sim/patterns/*.c))
 VALIDATE_SRC := $(sort $(wildcard validate/*.c))
-# What several layers share and none owns: the worker pool.
+# What several layers share and none owns: the worker pool, the CSV line
+# splitter and the monotonic clock (util/clock.h, header only).
 UTIL_SRC := $(sort $(wildcard util/*.c))
 CLI_SRC := $(sort $(wildcard app/*.c))
 # The public C API (include/atomsim/dispatch.h) over the model's tables.

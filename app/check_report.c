@@ -1,11 +1,13 @@
 /* check_report.c - the printers of `atomsim check` (check_report.h). */
 #include "check_report.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../model/params_csv.h"
+#include "args.h"
 
 /* ---- atomsim check ---------------------------------------------------------- */
 
@@ -128,6 +130,28 @@ void crep_mvs(const mvs_report *rep, const crep_mvs_run *run, int csv)
         }
     printf("; %d row%s unfinished within sim.max_events (not scored)\n", rep->all.unfinished,
            rep->all.unfinished == 1 ? "" : "s");
+}
+
+void crep_mvs_fault(void *ctx, const mvs_point *pt, const char *engine, const char *why)
+{
+    char d[256];
+    (void)ctx;
+    mvs_describe(d, sizeof d, &pt->p);
+    cli_error("check", "%s %s (%s): %s", pat_name(pt->p.pattern), d, engine, why);
+}
+
+int crep_mvs_write(const mvs_check_result *res, const crep_mvs_run *run, const char *rows_out, int csv)
+{
+    if (rows_out && crep_mvs_rows(rows_out, res->pts, res->count)) {
+        cli_error("check", "cannot write %s: %s", rows_out, strerror(errno));
+        return 1;
+    }
+    crep_mvs(&res->rep, run, csv);
+    if (fflush(stdout) || ferror(stdout)) {
+        cli_error("check", "cannot write the output: %s", strerror(errno));
+        return 1;
+    }
+    return res->rep.missed || res->rep.failed ? 1 : 0;
 }
 
 /* ---- atomsim check --routing ------------------------------------------------- */

@@ -41,6 +41,15 @@ void crep_mvs(const mvs_report *rep, const crep_mvs_run *run, int csv);
  * with errno set. */
 int crep_mvs_rows(const char *path, const mvs_point *pts, uint64_t n);
 
+/* A point an engine failed on, said on stderr as it comes (in point
+ * order): mvs_run's fault function. */
+void crep_mvs_fault(void *ctx, const mvs_point *pt, const char *engine, const char *why);
+
+/* All of a finished random check: --rows-out when rows_out is not NULL,
+ * then crep_mvs on stdout.  Returns the exit status: 0 every pattern meets
+ * the goals, 1 one misses them, a row failed or a write failed (said). */
+int crep_mvs_write(const mvs_check_result *res, const crep_mvs_run *run, const char *rows_out, int csv);
+
 /* `atomsim check --routing`: each scored row (its parameters, both
  * measured times and the faster side, the table's predictions, both
  * rules' decisions and misroutes) as CSV into f. */

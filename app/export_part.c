@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../model/params_csv.h"
+#include "../util/csv.h"
 #include "args.h"
 
 /* The parameters' columns come in export's order (its axes': those every
@@ -53,19 +54,6 @@ int xs_part_write(const xs_plan *p, size_t begin, size_t end, unsigned long long
 
 /* ---- merging ----------------------------------------------------------------- */
 
-static int split(char *line, char **f, int max)
-{
-    int n = 0;
-    for (char *s = line; s && n < max;) {
-        char *c = strchr(s, ',');
-        if (c)
-            *c++ = 0;
-        f[n++] = s;
-        s = c;
-    }
-    return n;
-}
-
 static void chomp(char *s)
 {
     size_t n = strlen(s);
@@ -85,7 +73,7 @@ static int parse_row(char *line, size_t *index, pat_params *q, char *source, dou
     size_t np = pat_csv_columns(XS_PART_ORDER, cols), columns = XS_PART_LEAD + np + XS_PART_TAIL;
     char *f[XS_PART_MAX_COLUMNS + 1], **tail;
     unsigned long long i;
-    if ((size_t)split(line, f, (int)columns + 1) != columns)
+    if ((size_t)csv_split(line, f, (int)columns + 1) != columns)
         return -1;
     tail = f + XS_PART_LEAD + np; /* source, gpu_us, cpu_s */
     if (cli_parse_u64(f[0], &i) || pat_from_name(f[1], &q->pattern) || pat_csv_read(XS_PART_ORDER, f + XS_PART_LEAD, q) ||

@@ -4,8 +4,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../util/clock.h"
 #include "../validate/bands.h"
 #include "export_part.h"
 #include "sweep.h"
@@ -46,9 +46,7 @@ int xr_add_bands(exp_table *t, const char *const *paths, int npaths, char err[CF
 
 double xr_now(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    return clk_now();
 }
 
 /* Carries the shard's cells over from parts of r->reuse_config, run under

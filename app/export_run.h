@@ -60,7 +60,8 @@ typedef struct xr_outcome {
 int xr_sim(const cfg_config *cfg, const cpu_config *cpu, const xr_request *r, xr_outcome *o, char err[CFG_ERR_MAX]);
 void xr_outcome_free(xr_outcome *o);
 
-/* Monotonic seconds, for the wall time of a report. */
+/* Monotonic seconds, for the wall time of a report: clk_now (util/clock.h),
+ * kept under this name while cmd_export.c calls it. */
 double xr_now(void);
 
 /* What the shard's runs cost and, with a table, how many cells each

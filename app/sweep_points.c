@@ -7,20 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- points ------------------------------------------------------------ */
+#include "../util/csv.h"
 
-static int split_csv(char *line, char **f, int max)
-{
-    int n = 0;
-    for (char *p = line; p && n < max;) {
-        char *c = strchr(p, ',');
-        if (c)
-            *c = 0;
-        f[n++] = swp_trim(p);
-        p = c ? c + 1 : NULL;
-    }
-    return n;
-}
+/* ---- points ------------------------------------------------------------ */
 
 int swp_set_points(swp_spec *s, int grid, const char *path, char err[CFG_ERR_MAX])
 {
@@ -41,7 +30,9 @@ int swp_set_points(swp_spec *s, int grid, const char *path, char err[CFG_ERR_MAX
         char *t = swp_trim(line);
         if (!*t || *t == '#')
             continue;
-        int nf = split_csv(t, fields, MAXF);
+        int nf = csv_split(t, fields, MAXF);
+        for (int i = 0; i < nf; i++)
+            fields[i] = swp_trim(fields[i]);
         if (!ncol) { /* the header */
             ncol = nf;
             for (int i = 0; i < nf; i++) {

@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
+#include "../util/clock.h"
+#include "../util/csv.h"
 #include "export.h"
 
 int dq_param_has_axis(const pat_param_desc *d)
@@ -63,23 +64,6 @@ static column column_of(const char *name)
 static unsigned column_bit(column c)
 {
     return 1u << (c.kind == COL_PARAM ? (unsigned)pat_param_id(c.param) : PP_COUNT + (unsigned)c.kind);
-}
-
-/* Splits a CSV line (no quoting: every field is a name or a number). */
-static int split_fields(char *line, char **fields, int max)
-{
-    int n = 0;
-    line[strcspn(line, "\r\n")] = 0;
-    for (char *p = line;; p++) {
-        if (n == max)
-            return -1;
-        fields[n++] = p;
-        p += strcspn(p, ",");
-        if (!*p)
-            break;
-        *p = 0;
-    }
-    return n;
 }
 
 static int fail(dq_error *e, int line, const char *fmt, ...)
@@ -155,7 +139,7 @@ int dq_batch_read(const char *path, int rule, int data_on, int extrapolate, dq_b
         fclose(f);
         return fail(e, 0, "the batch is not a regular file");
     }
-    char line[DQ_LINE_MAX + 2], *fields[DQ_MAX_COLS];
+    char line[DQ_LINE_MAX + 2], *fields[DQ_MAX_COLS + 1];
     column cols[DQ_MAX_COLS];
     int ncol = -1, lineno = 0, rc = 0;
     size_t cap = 0, n = 0;
@@ -169,7 +153,10 @@ int dq_batch_read(const char *path, int rule, int data_on, int extrapolate, dq_b
         }
         if (line[0] == '#' || line[strspn(line, " \t\r\n")] == 0)
             continue;
-        int nf = split_fields(line, fields, DQ_MAX_COLS);
+        line[strcspn(line, "\r\n")] = 0;
+        /* -1: more columns than a query has (one more asked, to see them) */
+        int nf = csv_split(line, fields, DQ_MAX_COLS + 1);
+        nf = nf > DQ_MAX_COLS ? -1 : nf;
         if (ncol < 0) {
             ncol = nf;
             rc = read_header(fields, nf, cols, lineno, e);
@@ -227,17 +214,10 @@ int dq_batch_answer(const tbl_table *t, const dq_batch *b, tbl_answer *ans, size
     return 0;
 }
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 double dq_time_lookups(const tbl_table *t, const tbl_query *q, unsigned long long repeat, double *checksum)
 {
     char err[CFG_ERR_MAX];
-    double t0 = now_ns(), sink = 0;
+    double t0 = clk_now(), sink = 0;
     tbl_query r = *q;
     r.extrapolate = 1;
     for (unsigned long long i = 0; i < repeat; i++) {
@@ -247,5 +227,5 @@ double dq_time_lookups(const tbl_table *t, const tbl_query *q, unsigned long lon
             sink += x.gpu_us;
     }
     *checksum = sink;
-    return (now_ns() - t0) / (double)repeat;
+    return 1e9 * (clk_now() - t0) / (double)repeat;
 }

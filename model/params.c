@@ -43,6 +43,51 @@ int pat_from_name(const char *name, enum pat_id *out)
     return -1;
 }
 
+int pat_parse_list(const char *list, const char *flag, enum pat_id *ids, int *count, unsigned *mask, char *err,
+                   size_t errlen)
+{
+    char buf[PAT_LIST_MAX];
+    unsigned seen = 0;
+    int n = 0;
+    if (!strcmp(list, "all")) {
+        for (n = 0; n < PAT_COUNT; n++) {
+            if (ids)
+                ids[n] = (enum pat_id)n;
+            seen |= 1u << n;
+        }
+    } else {
+        size_t len = strlen(list);
+        /* an empty name is a typo, not a name to skip as strtok would */
+        if (!len || len >= sizeof buf || list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,")) {
+            if (err)
+                snprintf(err, errlen, "%s '%s' is not a comma list of pattern names", flag, list);
+            return PAT_LIST_SYNTAX;
+        }
+        memcpy(buf, list, len + 1);
+        for (char *t = buf, *c; t; t = c) {
+            enum pat_id id;
+            if ((c = strchr(t, ',')))
+                *c++ = 0;
+            int rc = pat_from_name(t, &id) ? PAT_LIST_UNKNOWN : (seen & (1u << id)) ? PAT_LIST_TWICE : PAT_LIST_OK;
+            if (rc && err && rc == PAT_LIST_UNKNOWN)
+                snprintf(err, errlen, "%s: unknown pattern '%s' (see atomsim --help)", flag, t);
+            else if (rc && err)
+                snprintf(err, errlen, "%s: '%s' is listed twice", flag, t);
+            if (rc)
+                return rc;
+            seen |= 1u << id;
+            if (ids)
+                ids[n] = id;
+            n++;
+        }
+    }
+    if (count)
+        *count = n;
+    if (mask)
+        *mask = seen;
+    return PAT_LIST_OK;
+}
+
 unsigned pat_flags(enum pat_id id)
 {
     return table[id].flags;

@@ -138,6 +138,18 @@ void pat_describe(const pat_params *p, char *buf, size_t len);
 const char *pat_name(enum pat_id id);
 int pat_from_name(const char *name, enum pat_id *out);
 unsigned pat_flags(enum pat_id id);
+/* A comma list of pattern names ("counter,histogram"), or all: every
+ * pattern in id order.  The one parser of such lists (plan --patterns,
+ * check --against sim --only, ...), so that they accept the same text.
+ * ids (room for PAT_COUNT; may be NULL) gets the patterns in the order
+ * given, count how many, mask the set as 1u << id (either may be NULL).
+ * Returns PAT_LIST_OK or what is wrong, with err (may be NULL) a line
+ * naming `flag` as the CLI says it: PAT_LIST_SYNTAX (empty, an empty name,
+ * PAT_LIST_MAX characters or more), PAT_LIST_UNKNOWN, PAT_LIST_TWICE. */
+enum pat_list_status { PAT_LIST_OK, PAT_LIST_SYNTAX, PAT_LIST_UNKNOWN, PAT_LIST_TWICE };
+#define PAT_LIST_MAX 1024
+int pat_parse_list(const char *list, const char *flag, enum pat_id *ids, int *count, unsigned *mask, char *err,
+                   size_t errlen);
 int pat_uses_cas(enum pat_id id);
 
 /* Defaults of the contract: n 2^20, wg 256, S 1, K 256, F 0, P 1, seed 1

@@ -13,10 +13,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <stdarg.h>
+
+#include "clock.h"
 
 /* One line on stderr, "atomsim CMD: ...", as every command reports. */
 static void pool_error(const char *cmd, const char *fmt, ...)
@@ -37,18 +38,11 @@ typedef struct pool_progress {
     const char *cmd, *unit;
 } pool_progress;
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void progress(pool_progress *pg, uint64_t done, uint64_t total, int final)
 {
     if (!pg->on)
         return;
-    double t = now_s();
+    double t = clk_now();
     if (final) {
         fputs("\r\033[K", stderr);
         return;
@@ -291,7 +285,7 @@ static int run_inline(const pool_ops *ops, void *ctx, uint64_t count, pool_progr
 
 int pool_run(const pool_ops *ops, void *ctx, uint64_t count, int jobs, int show_progress)
 {
-    pool_progress pg = { show_progress && isatty(STDERR_FILENO), now_s(), 0, ops->cmd, ops->unit ? ops->unit : "jobs" };
+    pool_progress pg = { show_progress && isatty(STDERR_FILENO), clk_now(), 0, ops->cmd, ops->unit ? ops->unit : "jobs" };
     int rc = jobs <= 1 || count <= 1 ? run_inline(ops, ctx, count, &pg) : run_parallel(ops, ctx, count, jobs, &pg);
     progress(&pg, 0, 0, 1);
     return rc;

@@ -24,7 +24,7 @@ endif
 CPB_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -O3 -g \
               -DCPB_COMMIT='"$(CPB_COMMIT)"'
 
-$(B)/cpubench: $(CPB_SRC) $(wildcard validate/cpubench/*.h) model/params.h model/params_csv.h
+$(B)/cpubench: $(CPB_SRC) $(wildcard validate/cpubench/*.h) model/params.h model/params_csv.h util/clock.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPB_CFLAGS) -static -pthread -o $@ $(CPB_SRC) -lm
 

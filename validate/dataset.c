@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../util/csv.h"
+
 /* The header: pattern, each parameter's CSV column (the parameter table's,
  * in its order), then the timings' columns; then vkbench --count-cas's, and
  * the clock guard's evidence (vkbench/vkb_csv.h), each where present. */
@@ -62,15 +64,7 @@ static int parse_row(char *line, int has_cas, int has_clock, val_row *r, char *w
     const pat_param_desc *cols[PP_COUNT];
     int k = param_columns(cols); /* fields 1..k; then reps, three timings, check */
     char *f[MAXF];
-    int nf = 0;
-    for (char *p = line; nf < MAXF;) {
-        f[nf++] = p;
-        char *c = strchr(p, ',');
-        if (!c)
-            break;
-        *c = 0;
-        p = c + 1;
-    }
+    int nf = csv_split(line, f, MAXF);
     int want = k + 6 + has_cas + 2 * has_clock;
     if (nf != want) {
         snprintf(why, whylen, "expected %d fields, found %d", want, nf);

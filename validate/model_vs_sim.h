@@ -4,11 +4,14 @@
  * pattern is scored by the median and 90th percentile of |model/sim - 1|
  * against the project's goals.
  *
- *   mvs_point *pts = ...;                  parameters filled in
+ *   mvs_point *pts = ...;                  parameters filled in (mvs_draw: at random)
  *   rc = mvs_run(&cfg, jobs, pts, n, fault, ctx);   0, or 1: the pool failed
  *   mvs_report rep;
  *   mvs_score_all(pts, n, chosen, nchosen, work, &rep);
  *   exit status: rep.missed || rep.failed ? 1 : 0
+ *
+ * mvs_check does all of that for `atomsim check --against sim`
+ * (model_vs_sim_check.c).
  */
 #ifndef ATOM_VALIDATE_MODEL_VS_SIM_H
 #define ATOM_VALIDATE_MODEL_VS_SIM_H
@@ -25,6 +28,18 @@
  * a pattern that misses them is reported as missing them. */
 #define MVS_GOAL_MEDIAN 0.05
 #define MVS_GOAL_P90 0.15
+
+/* `atomsim check --against sim`'s defaults and limits. */
+#define MVS_DEFAULT_POINTS 600
+#define MVS_MAX_POINTS 100000
+#define MVS_DEFAULT_SEED 1
+/* The plan's default n range ends at 2^24; points here stop at 2^22 so that
+ * the simulator finishes a row in seconds rather than minutes. */
+#define MVS_N_RANGE "2^10..2^22"
+/* A compare-and-swap race costs the simulator about the square of its
+ * contenders in events; rows past this budget are counted, not scored.  See
+ * tests/long/model_vs_sim.mk for what the default costs in time. */
+#define MVS_DEFAULT_MAX_EVENTS 1e8
 
 /* One point: its parameters, both engines' times, or why it is not scored. */
 enum mvs_status { MVS_SCORED, MVS_UNFINISHED, MVS_FAILED };
@@ -70,5 +85,31 @@ typedef struct mvs_report {
 /* Scores the points of each of the nchosen patterns in chosen[] and all of
  * them together into *rep; work holds n doubles. */
 void mvs_score_all(const mvs_point *pts, uint64_t n, const int *chosen, int nchosen, double *work, mvs_report *rep);
+
+/* ---- the random check (model_vs_sim_check.c) ---------------------------- */
+
+/* Fills pts[0..count-1] with the rows that `atomsim plan --random --seed S
+ * --rows count --n-range MVS_N_RANGE --patterns P` writes for the npat
+ * patterns in pats[] (the plan's own drawer, validate/plan_draw.c, called
+ * rather than copied, so that the two never drift apart), each with the
+ * parameters that reading the plan's CSV back gives.  0, or -1 with err. */
+int mvs_draw(uint64_t seed, const enum pat_id *pats, int npat, mvs_point *pts, uint64_t count,
+             char err[CFG_ERR_MAX]);
+
+/* A whole random check: `count` points drawn (mvs_draw), both engines run
+ * on them under cfg (its sim.max_events the budget) on `jobs` workers, and
+ * each listed pattern scored. */
+typedef struct mvs_check_result {
+    mvs_point *pts;                    /* count of them, in draw order */
+    uint64_t count;
+    mvs_report rep;
+} mvs_check_result;
+
+/* 0; -1 with err (out of memory, the draw failed); 1 when the pool failed
+ * (said on stderr).  Failed points are told to fault as they come.  Free
+ * out with mvs_check_free whatever it returns. */
+int mvs_check(const cfg_config *cfg, int jobs, uint64_t seed, uint64_t count, const enum pat_id *pats, int npat,
+              mvs_fault_fn fault, void *fault_ctx, mvs_check_result *out, char err[CFG_ERR_MAX]);
+void mvs_check_free(mvs_check_result *r);
 
 #endif

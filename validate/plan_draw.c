@@ -102,53 +102,42 @@ static int split_range(const char *arg, char *lo, char *hi, size_t len)
     return 0;
 }
 
-int pln_parse_int_range(enum pln_axis ax, const char *text, pln_range *r)
+int pln_parse_int_range(enum pln_axis ax, const char *text, pln_range *r, char err[CFG_ERR_MAX])
 {
+    const char *flag = pln_axis_flag(ax);
     char lo[64], hi[64];
     double dlo, dhi;
-    if (split_range(text, lo, hi, sizeof lo) || pln_parse_int(lo, &r->lo) || pln_parse_int(hi, &r->hi))
-        return PLN_SYNTAX;
+    if (split_range(text, lo, hi, sizeof lo) || pln_parse_int(lo, &r->lo) || pln_parse_int(hi, &r->hi)) {
+        snprintf(err, CFG_ERR_MAX, "--%s '%s' is not LO..HI with decimal or 2^E integers", flag, text);
+        return -1;
+    }
     pln_axis_domain(ax, &dlo, &dhi);
-    if ((double)r->lo < dlo || (double)r->hi > dhi)
-        return PLN_DOMAIN;
-    return r->lo > r->hi ? PLN_ORDER : PLN_OK;
+    if ((double)r->lo < dlo || (double)r->hi > dhi) {
+        snprintf(err, CFG_ERR_MAX, "--%s '%s' leaves the domain [%.0f, %.0f]", flag, text, dlo, dhi);
+        return -1;
+    }
+    if (r->lo > r->hi) {
+        snprintf(err, CFG_ERR_MAX, "--%s '%s': LO is above HI", flag, text);
+        return -1;
+    }
+    return 0;
 }
 
-int pln_parse_fraction_range(const char *text, double scale, pln_range *r)
+int pln_parse_fraction_range(const char *flag, const char *text, double scale, pln_range *r, char err[CFG_ERR_MAX])
 {
     char lo[64], hi[64];
     if (split_range(text, lo, hi, sizeof lo) || parse_grid_fraction(lo, scale, &r->lo) ||
-        parse_grid_fraction(hi, scale, &r->hi))
-        return PLN_SYNTAX;
-    return r->lo > r->hi ? PLN_ORDER : PLN_OK;
-}
-
-int pln_parse_patterns(const char *arg, enum pat_id pats[PAT_COUNT], int *count, char *bad, size_t badlen)
-{
-    char buf[1024], *save = NULL;
-    unsigned seen = 0;
-    if (!strcmp(arg, "all")) {
-        for (int i = 0; i < PAT_COUNT; i++)
-            pats[i] = (enum pat_id)i;
-        *count = PAT_COUNT;
-        return PLN_OK;
+        parse_grid_fraction(hi, scale, &r->hi)) {
+        /* the grid's step as a decimal: 0.000001, 0.001 */
+        snprintf(err, CFG_ERR_MAX, "--%s '%s' is not LO..HI with decimal fractions in [0, 1], multiples of %.*f", flag,
+                 text, (int)lround(log10(scale)), 1 / scale);
+        return -1;
     }
-    size_t len = strlen(arg);
-    if (!len || len >= sizeof buf || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
-        return PLN_SYNTAX;
-    memcpy(buf, arg, len + 1);
-    *count = 0;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        enum pat_id id;
-        int rc = pat_from_name(t, &id) ? PLN_UNKNOWN : (seen & (1u << id)) ? PLN_TWICE : PLN_OK;
-        if (rc) {
-            snprintf(bad, badlen, "%s", t);
-            return rc;
-        }
-        seen |= 1u << id;
-        pats[(*count)++] = id;
+    if (r->lo > r->hi) {
+        snprintf(err, CFG_ERR_MAX, "--%s '%s': LO is above HI", flag, text);
+        return -1;
     }
-    return PLN_OK;
+    return 0;
 }
 
 int pln_check(const pln_spec *s, char err[CFG_ERR_MAX])

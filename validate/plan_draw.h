@@ -71,17 +71,14 @@ void pln_spec_defaults(pln_spec *s);
  * strtoull would skip.  0 or -1. */
 int pln_parse_int(const char *text, uint64_t *out);
 
-enum pln_parse_status { PLN_OK, PLN_SYNTAX, PLN_DOMAIN, PLN_ORDER, PLN_UNKNOWN, PLN_TWICE };
-
-/* LO..HI of an integer axis: PLN_OK, PLN_SYNTAX, PLN_DOMAIN (outside
- * pln_axis_domain) or PLN_ORDER (LO above HI), checked in that order. */
-int pln_parse_int_range(enum pln_axis ax, const char *text, pln_range *r);
+/* LO..HI of an integer axis, inside pln_axis_domain, LO <= HI: 0, or -1
+ * with err the line to print, naming the axis's flag. */
+int pln_parse_int_range(enum pln_axis ax, const char *text, pln_range *r, char err[CFG_ERR_MAX]);
 /* LO..HI of decimal fractions in [0, 1] on a grid of `scale` steps, kept in
- * steps: PLN_OK, PLN_SYNTAX or PLN_ORDER. */
-int pln_parse_fraction_range(const char *text, double scale, pln_range *r);
-/* A comma list of pattern names, or all: PLN_OK, PLN_SYNTAX, PLN_UNKNOWN or
- * PLN_TWICE with the name in bad (the list is shorter than 1024). */
-int pln_parse_patterns(const char *text, enum pat_id pats[PAT_COUNT], int *count, char *bad, size_t badlen);
+ * steps: 0, or -1 with err naming --flag. */
+int pln_parse_fraction_range(const char *flag, const char *text, double scale, pln_range *r, char err[CFG_ERR_MAX]);
+/* The patterns' list is pat_parse_list's (model/params.h), as every
+ * command's is. */
 
 /* Ranges that leave some listed pattern nothing to draw: 0, or -1 with one
  * line in err naming the flags. */

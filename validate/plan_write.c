@@ -1,6 +1,8 @@
-/* plan_write.c - the text of a random harness plan (see plan_write.h). */
+/* plan_write.c - the text of a random harness plan, and the whole plan
+ * drawn and written where `atomsim plan` says (see plan_write.h). */
 #include "plan_write.h"
 
+#include <errno.h>
 #include <string.h>
 
 /* A shell word that runs back to s: bare when only safe characters, in
@@ -76,4 +78,41 @@ int plw_header(FILE *f, enum plw_format fmt, int argc, char *const *argv, uint64
     return fprintf(f, "\n# %llu random configurations over %d pattern%s for vkbench --plan, one a line with every "
                       "flag given; `atomsim plan --help` says how they are drawn.\n",
                    (unsigned long long)rows, npat, npat == 1 ? "" : "s");
+}
+
+int plw_write(const pln_spec *s, enum plw_format fmt, const char *path, int argc, char *const *argv,
+              char err[CFG_ERR_MAX])
+{
+    pln_drawer *d = NULL;
+    *err = 0;
+    if (pln_check(s, err))
+        return 2;
+    if (pln_drawer_new(s, &d)) {
+        snprintf(err, CFG_ERR_MAX, "out of memory");
+        return 1;
+    }
+    FILE *out = path ? fopen(path, "w") : stdout;
+    if (!out) {
+        snprintf(err, CFG_ERR_MAX, "cannot write '%s': %s", path, strerror(errno));
+        pln_drawer_free(d);
+        return 2;
+    }
+    int bad = plw_header(out, fmt, argc, argv, s->rows, s->npat) < 0;
+    for (uint64_t i = 0; i < s->rows && !bad; i++) {
+        pln_row w;
+        pln_draw(d, &w);
+        bad = plw_row(out, fmt, &w) < 0;
+    }
+    /* a full disk often shows only when the buffer goes out */
+    bad |= fflush(out) != 0 || ferror(out);
+    if (out != stdout)
+        bad |= fclose(out) != 0;
+    if (bad)
+        snprintf(err, CFG_ERR_MAX, "writing %s: %s%s", path ? path : "stdout", strerror(errno),
+                 path ? " (the file is incomplete)" : "");
+    else if (pln_repeats(d))
+        snprintf(err, CFG_ERR_MAX, "note: %llu rows repeat an earlier one; the ranges hold too few configurations",
+                 (unsigned long long)pln_repeats(d));
+    pln_drawer_free(d);
+    return bad ? 1 : 0;
 }

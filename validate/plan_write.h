@@ -21,4 +21,13 @@ int plw_header(FILE *f, enum plw_format fmt, int argc, char *const *argv, uint64
 /* One row, every parameter given, fractions exactly as drawn. */
 int plw_row(FILE *f, enum plw_format fmt, const pln_row *w);
 
+/* The whole plan of s: checked (pln_check), drawn, and written with its
+ * header to path (NULL: stdout); argv as plw_header takes it.  Returns
+ * `atomsim plan`'s exit status with err the line to say: 0, with err a
+ * note when rows repeat an earlier one (pln_repeats; "" when none); 2 when
+ * s leaves a pattern nothing to draw or path cannot be opened; 1 out of
+ * memory or when a write failed (a file is left incomplete). */
+int plw_write(const pln_spec *s, enum plw_format fmt, const char *path, int argc, char *const *argv,
+              char err[CFG_ERR_MAX]);
+
 #endif

@@ -3,7 +3,8 @@
  * 32-bit arithmetic as in docs/patterns.md), the selection threshold's rounding,
  * bins and the hot bin, pattern names and flags, shared-memory needs,
  * pat_check's ranges and the parameter table (lookups, parsing with its
- * error line, CSV formatting, the flags it gives the CLI); plus the CLI's
+ * error line, CSV formatting, the flags it gives the CLI), the one
+ * pattern-list parser (pat_parse_list); plus the CLI's
  * strict number parsing (app/args.c), which feeds pat_params. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -126,6 +127,42 @@ static void names_round_trip(void **state)
     assert_int_equal(pat_from_name("Counter", &id), -1);
     assert_int_equal(pat_from_name("counter ", &id), -1);
     assert_string_equal(pat_name(PAT_COUNT), "?");
+}
+
+/* The pattern lists of plan --patterns and check --only: order kept, all,
+ * and the three errors with their lines. */
+static void pattern_lists(void **state)
+{
+    (void)state;
+    enum pat_id ids[PAT_COUNT];
+    char err[128], big[PAT_LIST_MAX + 8];
+    unsigned mask;
+    int n;
+    assert_int_equal(pat_parse_list("reduce,store", "--x", ids, &n, &mask, err, sizeof err), PAT_LIST_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(ids[0], PAT_REDUCE);
+    assert_int_equal(ids[1], PAT_STORE);
+    assert_int_equal(mask, (1u << PAT_REDUCE) | (1u << PAT_STORE));
+    assert_int_equal(pat_parse_list("all", "--x", ids, &n, &mask, err, sizeof err), PAT_LIST_OK);
+    assert_int_equal(n, PAT_COUNT);
+    assert_int_equal(ids[PAT_COUNT - 1], PAT_COUNT - 1);
+    assert_int_equal(mask, (1u << PAT_COUNT) - 1);
+    /* outputs may be left out */
+    assert_int_equal(pat_parse_list("counter", "--x", NULL, NULL, &mask, NULL, 0), PAT_LIST_OK);
+    assert_int_equal(mask, 1u << PAT_COUNTER);
+    assert_int_equal(pat_parse_list("counter,nope", "--only", ids, &n, NULL, err, sizeof err), PAT_LIST_UNKNOWN);
+    assert_string_equal(err, "--only: unknown pattern 'nope' (see atomsim --help)");
+    assert_int_equal(pat_parse_list("counter,store,counter", "--only", ids, &n, NULL, err, sizeof err), PAT_LIST_TWICE);
+    assert_string_equal(err, "--only: 'counter' is listed twice");
+    static const char *const syntax[] = { "", ",counter", "counter,", "counter,,store" };
+    for (size_t i = 0; i < sizeof syntax / sizeof syntax[0]; i++)
+        assert_int_equal(pat_parse_list(syntax[i], "--p", ids, &n, NULL, err, sizeof err), PAT_LIST_SYNTAX);
+    assert_string_equal(err, "--p 'counter,,store' is not a comma list of pattern names");
+    /* "all" only alone, and not as a name in a list */
+    assert_int_equal(pat_parse_list("all,counter", "--p", ids, &n, NULL, NULL, 0), PAT_LIST_UNKNOWN);
+    memset(big, 'a', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    assert_int_equal(pat_parse_list(big, "--p", ids, &n, NULL, NULL, 0), PAT_LIST_SYNTAX);
 }
 
 /* The flags each pattern reads, as the docs/patterns.md table lists them. */
@@ -416,6 +453,7 @@ int main(void)
         cmocka_unit_test(selection_rule),
         cmocka_unit_test(bins_and_hot_bin),
         cmocka_unit_test(names_round_trip),
+        cmocka_unit_test(pattern_lists),
         cmocka_unit_test(flags_and_cas),
         cmocka_unit_test(defaults_match_contract),
         cmocka_unit_test(check_ranges),

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../util/clock.h"
 #include "cpb_simd.h"
 
 #ifndef CPB_COMMIT
@@ -53,9 +54,7 @@ void cpb_date(char *buf, size_t len)
 
 double cpb_now_us(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+    return 1e6 * clk_now();
 }
 
 /* The keys one skip branch of cpb_scan_store covers: its AVX-512 clone

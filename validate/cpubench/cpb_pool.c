@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpb_host.h"
+
 struct cpb_pool {
     /* written by the caller per task, read by every worker */
     _Alignas(64) atomic_uint generation;
@@ -57,13 +59,6 @@ static void cpu_relax(void)
 #endif
 }
 
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
 /* Spins until *word differs from old (1) or spin_us runs out (0).  The
  * first PURE_SPINS look with a pause only (a few microseconds), the quick
  * hand-over between threads on two idle cores; after that each look also
@@ -85,7 +80,7 @@ static int spin_while(atomic_uint *word, unsigned old, int spin_us)
             cpu_relax();
             continue;
         }
-        double t = now_us();
+        double t = cpb_now_us();
         if (deadline == 0)
             deadline = t + spin_us;
         else if (t > deadline)

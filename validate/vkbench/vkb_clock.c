@@ -3,8 +3,8 @@
 #include "vkb_clock.h"
 
 #include <stdlib.h>
-#include <time.h>
 
+#include "../../util/clock.h"
 #include "vkb_common.h"
 #include "vkb_guard.h"
 #include "vkb_spirv.h"
@@ -47,13 +47,6 @@ struct vkb_clock {
             return vkb_errf(err, VKB_EFAIL, "clock guard: %s: %s", #call,    \
                             vkb_vk_result(r_));                              \
     } while (0)
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int make_sink(vkb_clock *c, char *err)
 {
@@ -263,14 +256,14 @@ static int probe_once(vkb_clock *c, char *err)
 static int calibrate(vkb_clock *c, char *err)
 {
     int rc;
-    double t0 = now_s(), probes[VKB_GUARD_PROBES];
+    double t0 = clk_now(), probes[VKB_GUARD_PROBES];
 
     c->probe_iters = 4096;
     c->heat_groups = 16;
     do {
         if ((rc = heat_once(c, err)))
             return rc;
-    } while (now_s() - t0 < CALIBRATE_HEAT_S);
+    } while (clk_now() - t0 < CALIBRATE_HEAT_S);
     double it = c->probe_iters * PROBE_TARGET_US /
                 (c->last_us > 0.1 ? c->last_us : 0.1);
     c->probe_iters = it < 1024 ? 1024 : it > 1048576 ? 1048576 : (uint32_t)it;
@@ -319,7 +312,7 @@ int vkb_clock_probe_ok(vkb_clock *c, int *ok, double *ratio, char *err)
 
 int vkb_clock_warm(vkb_clock *c, char *err)
 {
-    double t0 = now_s();
+    double t0 = clk_now();
     int rc;
 
     c->warms++;
@@ -327,11 +320,11 @@ int vkb_clock_warm(vkb_clock *c, char *err)
         if ((rc = heat_once(c, err)))
             return rc;
         if (accept(c)) {
-            c->warm_s += now_s() - t0;
+            c->warm_s += clk_now() - t0;
             return VKB_OK;
         }
-    } while (now_s() - t0 < WARM_LIMIT_S);
-    c->warm_s += now_s() - t0;
+    } while (clk_now() - t0 < WARM_LIMIT_S);
+    c->warm_s += clk_now() - t0;
     return vkb_errf(err, VKB_ECLOCK, "the SM clock stayed low: the clock "
                     "probe took %.2f us after %.0f s of heating, %.2f us at "
                     "the top clock", c->last_us, WARM_LIMIT_S, c->guard.ref_us);

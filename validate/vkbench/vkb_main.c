@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../../util/clock.h"
 #include "vkb_args.h"
 #include "vkb_bench.h"
 #include "vkb_cfg.h"
@@ -21,13 +21,6 @@
 
 #define DEFAULT_REPS 9
 #define DEFAULT_WARMUP 2
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* main_opts.clock_tol before --clock-guard: auto on GPUs, off on CPUs */
 #define CLOCK_UNSET (-2.0)
@@ -378,12 +371,12 @@ static int run_all(const main_opts *mo, vkb_gpu *g, vkb_cfg_list *l)
         if (c->reps == 0)
             continue;
         vkb_cfg_describe(c, desc, sizeof desc);
-        double t0 = now_s();
+        double t0 = clk_now();
         int rc = vkb_bench_run(b, c, mo->max_ms, &res, err);
         if (rc == VKB_OK) {
             vkb_csv_row(stdout, c, &res, 1, mo->count_cas, guarded);
             fprintf(stderr, "vkbench: [%zu/%zu] %s: %.3f us (%.2f s)\n",
-                    k + 1, l->len, desc, res.median_us, now_s() - t0);
+                    k + 1, l->len, desc, res.median_us, clk_now() - t0);
         } else if (rc == VKB_ECHECK) {
             vkb_csv_row(stdout, c, &res, 0, mo->count_cas, guarded);
             fprintf(stderr, "vkbench: %sFAIL %s: %s\n",
