@@ -2,118 +2,57 @@
  * on random points.  The method is validate/model_vs_sim_check.c's, the printing
  * check_report.c's, the help long_help.c's; this parses and calls them. */
 #include <stdio.h>
-#include <string.h>
 
 #include "../validate/model_vs_sim.h"
 #include "args.h"
 #include "check_report.h"
 #include "commands.h"
 #include "long_help.h"
-#include "sweep.h"
+#include "opts.h"
 
 #define CMD "check"
 
 typedef struct chs_opts {
     cli_args a;                        /* --config, -p, --format */
     unsigned long long seed, points;
-    int jobs, nchosen;
+    int jobs, nchosen, against;
     double max_events;
     enum pat_id chosen[PAT_COUNT];     /* patterns to draw, in the order given */
     const char *rows_out;
 } chs_opts;
 
-enum { OPT_AGAINST = 2000, OPT_SEED, OPT_POINTS, OPT_MAX_EVENTS, OPT_ONLY, OPT_ROWS_OUT };
+static int parse_only(void *ctx, const opt_spec *s, const char *arg, char err[CFG_ERR_MAX])
+{
+    chs_opts *o = ctx;
+    (void)s;
+    return pat_parse_list(arg, "--only", o->chosen, &o->nchosen, NULL, err, CFG_ERR_MAX) ? -1 : 0;
+}
 
-/* Returns 0 to run, 2 after a usage error, -1 after --help. */
+/* Returns OPT_GO to run, else the exit status. */
 static int parse(chs_opts *o, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "against", required_argument, NULL, OPT_AGAINST },
-        { "config", required_argument, NULL, CLI_OPT_CONFIG },
-        { "format", required_argument, NULL, CLI_OPT_FORMAT },
-        { "seed", required_argument, NULL, OPT_SEED },
-        { "points", required_argument, NULL, OPT_POINTS },
-        { "jobs", required_argument, NULL, 'j' },
-        { "max-events", required_argument, NULL, OPT_MAX_EVENTS },
-        { "only", required_argument, NULL, OPT_ONLY },
-        { "rows-out", required_argument, NULL, OPT_ROWS_OUT },
-        { "help", no_argument, NULL, CLI_OPT_HELP },
-        { 0, 0, 0, 0 },
-    };
-    char err[CFG_ERR_MAX];
-    unsigned long long v;
-    int c, against = 0;
-    *o = (chs_opts){ .seed = MVS_DEFAULT_SEED, .points = MVS_DEFAULT_POINTS, .jobs = swp_default_jobs(),
+    static const opt_choice against[] = { { "sim", 1 }, { NULL, 0 } };
+    *o = (chs_opts){ .seed = MVS_DEFAULT_SEED, .points = MVS_DEFAULT_POINTS, .jobs = pool_default_jobs(),
                      .max_events = MVS_DEFAULT_MAX_EVENTS };
     cli_args_init(&o->a);
     pat_parse_list("all", "--only", o->chosen, &o->nchosen, NULL, NULL, 0);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "p:j:", longopts, NULL)) != -1) {
-        switch (c) {
-        case CLI_OPT_HELP:
-            help_check_sim(stdout);
-            return -1;
-        case OPT_AGAINST:
-            if (strcmp(optarg, "sim")) {
-                cli_error(CMD, "--against '%s': only sim is known", optarg);
-                return 2;
-            }
-            against = 1;
-            continue;
-        case OPT_SEED:
-            if (cli_parse_u64(optarg, &o->seed) || o->seed < 1 || o->seed > 0xffffffffull) {
-                cli_error(CMD, "--seed '%s' is not an integer in [1, 4294967295]", optarg);
-                return 2;
-            }
-            continue;
-        case OPT_POINTS:
-            if (cli_parse_u64(optarg, &o->points) || o->points < 1 || o->points > MVS_MAX_POINTS) {
-                cli_error(CMD, "--points '%s' is not an integer in [1, %d]", optarg, MVS_MAX_POINTS);
-                return 2;
-            }
-            continue;
-        case 'j':
-            if (cli_parse_u64(optarg, &v) || v < 1 || v > 1024) {
-                cli_error(CMD, "-j '%s' is not a job count in [1, 1024]", optarg);
-                return 2;
-            }
-            o->jobs = (int)v;
-            continue;
-        case OPT_MAX_EVENTS:
-            if (cli_parse_double(optarg, &o->max_events) || !(o->max_events >= 1 && o->max_events <= 1e15)) {
-                cli_error(CMD, "--max-events '%s' is not a number in [1, 1e15]", optarg);
-                return 2;
-            }
-            continue;
-        case OPT_ONLY:
-            if (pat_parse_list(optarg, "--only", o->chosen, &o->nchosen, NULL, err, sizeof err)) {
-                cli_error(CMD, "%s", err);
-                return 2;
-            }
-            continue;
-        case OPT_ROWS_OUT:
-            o->rows_out = optarg;
-            continue;
-        case 'p':
-        case CLI_OPT_CONFIG:
-        case CLI_OPT_FORMAT:
-            if (cli_common_opt(&o->a, c, optarg, err)) {
-                cli_error(CMD, "%s", err);
-                return 2;
-            }
-            continue;
-        default:
-            cli_error(CMD, "bad option '%s' with --against (see atomsim check --against sim --help)",
-                      argv[optind - 1]);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        cli_error(CMD, "unexpected argument '%s'", argv[optind]);
-        return 2;
-    }
-    if (!against || !o->a.config_path) {
+    const opt_spec specs[] = {
+        OPT_CHOICE("against", &o->against, against),
+        OPT_UINT("seed", &o->seed, 1, 4294967295.0),
+        OPT_UINT("points", &o->points, 1, MVS_MAX_POINTS),
+        OPT_JOBS(&o->jobs),
+        OPT_MAX_EVENTS(&o->max_events),
+        OPT_CALL("only", 1, parse_only, o),
+        OPT_STRING("rows-out", &o->rows_out),
+        OPT_END,
+    };
+    opt_cmd cmd = { .name = CMD, .specs = specs, .args = &o->a,
+                    .common = OPT_COMMON_CONFIG | OPT_COMMON_FORMAT | OPT_COMMON_OVERRIDES,
+                    .usage = help_check_sim, .see = "atomsim check --against sim --help" };
+    int rc = opt_parse(&cmd, argc, argv);
+    if (rc != OPT_GO)
+        return rc;
+    if (!o->against || !o->a.config_path) {
         cli_error(CMD, "--against sim needs --config FILE (see atomsim check --against sim --help)");
         return 2;
     }
@@ -121,7 +60,7 @@ static int parse(chs_opts *o, int argc, char **argv)
         cli_error(CMD, "--format: expected text or csv");
         return 2;
     }
-    return 0;
+    return OPT_GO;
 }
 
 int cmd_check_sim(int argc, char **argv)
@@ -131,8 +70,8 @@ int cmd_check_sim(int argc, char **argv)
     mvs_check_result run;
     char err[CFG_ERR_MAX];
     int rc = parse(&o, argc, argv);
-    if (rc)
-        return rc < 0 ? (fflush(stdout) ? 1 : 0) : rc;
+    if (rc != OPT_GO)
+        return rc;
     if (cli_load_config(&o.a, &cfg, err)) {
         cli_error(CMD, "%s", err);
         return 2;

@@ -46,24 +46,11 @@ static void usage(FILE *f)
                "reply_cycles_per_request: the patterns that use no old value carry over); every other cell runs.\n");
 }
 
-/* --only histogram,counter -> a pattern mask */
+/* --only histogram,counter -> a pattern mask (the one list parser) */
 static int parse_only(void *ctx, const opt_spec *s, const char *list, char err[CFG_ERR_MAX])
 {
-    unsigned *mask = ctx;
-    char buf[512], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", list);
-    *mask = 0;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        enum pat_id id;
-        if (pat_from_name(t, &id)) {
-            snprintf(err, CFG_ERR_MAX, "--only: unknown pattern '%s'", t);
-            return -1;
-        }
-        *mask |= 1u << id;
-    }
-    if (!*mask)
-        snprintf(err, CFG_ERR_MAX, "--only '%s' names no pattern", list);
-    return *mask ? 0 : -1;
+    (void)s;
+    return pat_parse_list(list, "--only", NULL, NULL, ctx, err, CFG_ERR_MAX) ? -1 : 0;
 }
 
 /* --shard K/N, --sim-wg LIST, --sim-smem LIST */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../sim/print.h"
+#include "print.h"
 #include "args.h"
 #include "commands.h"
 #include "opts.h"

@@ -6,7 +6,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "../sim/print.h"
+#include "print.h"
 #include "config_report.h"
 
 static const char *const type_names[] = { "int", "double", "bool", "string", "enum" };

@@ -127,10 +127,6 @@ typedef struct swp_run_opts {
     const char *cmd;                   /* "sweep" or "study", for messages */
 } swp_run_opts;
 
-/* cmd_check_sim.c's name for pool_default_jobs (util/pool.h), kept only
- * until that file's move on another branch lands; new code calls the pool's. */
-#define swp_default_jobs pool_default_jobs
-
 /* Runs this shard's rows and writes them to every output, in row order.
  * Returns 0, 1 (a row failed, or a write failed) or 2 (a row's input was
  * refused); without keep_going it stops at the first failed row. */

@@ -7,7 +7,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "../sim/print.h"
+#include "print.h"
 #include "sweep_int.h"
 
 /* ---- writers --------------------------------------------------------------- */

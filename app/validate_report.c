@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/print.h"
+#include "print.h"
 
 static void fmt_rho(char *buf, size_t len, double rho)
 {

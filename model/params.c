@@ -181,11 +181,16 @@ const pat_param_desc *pat_param_find_csv(const char *column)
 /* Base 10 only: strtod and strtoull would also take hex (0x10, 0x1p4), a
  * leading space or, for strtoull with base 0, octal (010 is 8); a flag
  * means what it says in decimal or is refused. */
+/* Base 10 only, one spelling a number: no 0x (strtod would read hex) and
+ * no leading zero before a digit (010 reads as eight to some readers, ten
+ * to others: refused, not guessed). */
 static int decimal_text(const char *s, int sign_ok)
 {
     if (sign_ok && (*s == '-' || *s == '+'))
         s++;
     if (!((*s >= '0' && *s <= '9') || (*s == '.' && s[1] >= '0' && s[1] <= '9')))
+        return 0;
+    if (s[0] == '0' && s[1] >= '0' && s[1] <= '9')
         return 0;
     return !strpbrk(s, "xX");
 }

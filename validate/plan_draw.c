@@ -54,23 +54,12 @@ void pln_spec_defaults(pln_spec *s)
 
 /* ---- the ranges' grammar --------------------------------------------------- */
 
-/* pat_parse_u64 reads strtoull's base 0, where 010 is 8 and 0x10 is 16;
- * both are refused, as are a sign or space that strtoull would skip. */
-static int plain_number(const char *s)
-{
-    if (!strncmp(s, "2^", 2))
-        s += 2;
-    if (*s < '0' || *s > '9')
-        return 0;
-    if (s[0] == '0' && s[1] && s[1] != '.')
-        return 0;
-    return !strpbrk(s, "xXpP");
-}
-
+/* The integers' grammar is pat_parse_u64's (base 10, 2^E, 1e6; no 0x and no
+ * leading zero), as every flag's. */
 int pln_parse_int(const char *s, uint64_t *out)
 {
     unsigned long long v;
-    if (!plain_number(s) || pat_parse_u64(s, &v))
+    if (pat_parse_u64(s, &v))
         return -1;
     *out = v;
     return 0;
@@ -81,7 +70,7 @@ int pln_parse_int(const char *s, uint64_t *out)
 static int parse_grid_fraction(const char *s, double scale, uint64_t *out)
 {
     double v;
-    if (!plain_number(s) || !strncmp(s, "2^", 2) || pat_parse_double(s, &v) || v < 0 || v > 1)
+    if (!strncmp(s, "2^", 2) || pat_parse_double(s, &v) || v < 0 || v > 1)
         return -1;
     double steps = v * scale;
     if (fabs(steps - nearbyint(steps)) > 1e-6)

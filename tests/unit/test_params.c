@@ -274,8 +274,9 @@ static void shared_memory_needs(void **state)
 }
 
 /* Flags accept whole numbers only, in the forms the contract's sweeps use
- * (1048576, 2^20, 1e6), base 10 only (issue 24: 0x100 is refused, 010 is
- * ten), and refuse trailing garbage, signs or a leading space. */
+ * (1048576, 2^20, 1e6), base 10 only (issue 24: 0x100 is refused, and so
+ * is 010, which some read as eight), and refuse trailing garbage, signs or
+ * a leading space. */
 static void cli_number_parsing(void **state)
 {
     (void)state;
@@ -288,8 +289,12 @@ static void cli_number_parsing(void **state)
     assert_int_equal(cli_parse_u64("1e6", &v), 0);
     assert_int_equal(v, 1000000u);
     assert_int_equal(cli_parse_u64("0x100", &v), -1);
-    assert_int_equal(cli_parse_u64("010", &v), 0);
-    assert_int_equal(v, 10u);
+    assert_int_equal(cli_parse_u64("010", &v), -1);
+    assert_int_equal(cli_parse_u64("2^010", &v), -1);
+    assert_int_equal(cli_parse_u64("0", &v), 0);
+    assert_int_equal(v, 0u);
+    assert_int_equal(cli_parse_double("0.25", &d), 0);
+    assert_int_equal(cli_parse_double("00.25", &d), -1);
     assert_int_equal(cli_parse_u64(" 5", &v), -1);
     assert_int_equal(cli_parse_u64("+5", &v), -1);
     assert_int_equal(cli_parse_u64("12abc", &v), -1);

@@ -1,8 +1,8 @@
 /* print.h - printers for one run's parameters and statistics: text for
  * people, CSV for scripts and plots, JSON with the effective config.  The
  * engines never print; a new format never touches them. */
-#ifndef ATOM_SIM_PRINT_H
-#define ATOM_SIM_PRINT_H
+#ifndef ATOM_APP_PRINT_H
+#define ATOM_APP_PRINT_H
 
 #include <stdio.h>
 
