@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "../model/params_csv.h"
+
 /* A shell word that runs back to s: bare when only safe characters, in
  * single quotes otherwise, and in bash's $'...' when s holds a control
  * character, so that a newline cannot end the comment line. */
@@ -68,8 +70,11 @@ int plw_row(FILE *f, enum plw_format fmt, const pln_row *w)
 
 int plw_header(FILE *f, enum plw_format fmt, int argc, char *const *argv, uint64_t rows, int npat)
 {
-    if (fmt == PLW_CSV)
-        return fprintf(f, "pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg\n");
+    if (fmt == PLW_CSV) { /* a dataset's columns, as dispatch --batch and sweep --points read them */
+        char cols[256];
+        pat_csv_header(PAT_CSV_TABLE, cols, sizeof cols);
+        return fprintf(f, "pattern,%s\n", cols);
+    }
     fputs("# atomsim", f);
     for (int i = 0; i < argc; i++) {
         fputc(' ', f);
