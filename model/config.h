@@ -5,8 +5,8 @@
  * `config --dump` listing and the effective config in JSON output.  The
  * engine reads fields directly: no string lookup ever happens in a hot loop.
  * Every field name carries its unit. */
-#ifndef ATOM_CONFIG_H
-#define ATOM_CONFIG_H
+#ifndef ATOM_MODEL_CONFIG_H
+#define ATOM_MODEL_CONFIG_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* model.h - the analytical cost model: closed-form predictions of every
  * pattern, fast enough for a dispatcher (microseconds per call). */
-#ifndef ATOM_MODEL_H
-#define ATOM_MODEL_H
+#ifndef ATOM_MODEL_MODEL_H
+#define ATOM_MODEL_MODEL_H
 
 #include "config.h"
 #include "params.h"

@@ -3,8 +3,8 @@
  * Shared by the simulator, the model, the harness comparison and the CLI, so
  * that all of them agree on the key hash, the selection rule and the bin of
  * every thread (docs/patterns.md). */
-#ifndef ATOM_PARAMS_H
-#define ATOM_PARAMS_H
+#ifndef ATOM_MODEL_PARAMS_H
+#define ATOM_MODEL_PARAMS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,8 +4,8 @@
  * without touching its writer; and the harnesses' grid order, which
  * vkbench and cpubench share.  Uses nothing but the C library, so the
  * harnesses link it beside model/params.c. */
-#ifndef ATOM_PARAMS_CSV_H
-#define ATOM_PARAMS_CSV_H
+#ifndef ATOM_MODEL_PARAMS_CSV_H
+#define ATOM_MODEL_PARAMS_CSV_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
  * A plain struct that engines fill and printers serialize; the column table
  * names each field once so that text, CSV and JSON never disagree and a new
  * counter is one line here plus one line in stats.c. */
-#ifndef ATOM_STATS_H
-#define ATOM_STATS_H
+#ifndef ATOM_MODEL_STATS_H
+#define ATOM_MODEL_STATS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -41,31 +41,40 @@ static void print_quoted(FILE *f, const char *s)
     }
 }
 
-/* A fraction on a grid of 10^digits steps, exactly, without trailing zeros. */
-static void format_fraction(char *buf, size_t len, uint32_t steps, int digits)
+/* A drawn row as the contract's parameters: its fractions are grid steps. */
+static void row_params(const pln_row *w, pat_params *p)
 {
-    uint32_t scale = 1;
-    for (int i = 0; i < digits; i++)
-        scale *= 10;
-    if (steps % scale == 0) {
-        snprintf(buf, len, "%u", steps / scale);
-        return;
-    }
-    snprintf(buf, len, "0.%0*u", digits, steps);
-    for (char *e = buf + strlen(buf) - 1; *e == '0'; e--)
-        *e = 0;
+    pat_defaults(p);
+    p->pattern = w->pattern;
+    p->n = w->n;
+    p->wg = (int)w->wg;
+    p->selectivity = w->sel / PLN_SEL_SCALE;
+    p->bins = w->bins;
+    p->hot = w->hot / PLN_HOT_SCALE;
+    p->addresses = w->addresses;
+    p->smem_per_wg = w->smem;
 }
 
+/* Every column and flag from the parameter table, each value the shortest
+ * text that reads back (a grid step's fraction has no trailing zeros). */
 int plw_row(FILE *f, enum plw_format fmt, const pln_row *w)
 {
-    char sel[16], hot[16];
-    format_fraction(sel, sizeof sel, w->sel, 6);
-    format_fraction(hot, sizeof hot, w->hot, 3);
-    if (fmt == PLW_CSV)
-        return fprintf(f, "%s,%u,%u,%s,%u,%s,%u,%u\n", pat_name(w->pattern), w->n, w->wg, sel, w->bins, hot,
-                       w->addresses, w->smem);
-    return fprintf(f, "--pattern %s --n %u --wg %u --selectivity %s --bins %u --hot %s --addresses %u --smem-per-wg %u\n",
-                   pat_name(w->pattern), w->n, w->wg, sel, w->bins, hot, w->addresses, w->smem);
+    pat_params p;
+    row_params(w, &p);
+    if (fmt == PLW_CSV) {
+        fprintf(f, "%s,", pat_name(p.pattern));
+        pat_csv_write(f, PAT_CSV_TABLE, &p, 0);
+        return fputc('\n', f) == EOF ? -1 : 0;
+    }
+    const pat_param_desc *col[PP_COUNT];
+    size_t n = pat_csv_columns(PAT_CSV_TABLE, col);
+    fprintf(f, "--pattern %s", pat_name(p.pattern));
+    for (size_t i = 0; i < n; i++) {
+        char v[48];
+        pat_csv_format(col[i], &p, 0, v, sizeof v);
+        fprintf(f, " %s %s", col[i]->flag, v);
+    }
+    return fputc('\n', f) == EOF ? -1 : 0;
 }
 
 int plw_header(FILE *f, enum plw_format fmt, int argc, char *const *argv, uint64_t rows, int npat)

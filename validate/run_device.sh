@@ -1,6 +1,6 @@
 #!/bin/bash
-# Runs on the GPU machine (see /work/shared/DEVICE.md): makes sure the
-# Vulkan loader is there, records the GPU's identity and SM clocks before,
+# Runs on the GPU machine (validate/README.md, "Re-running on a GPU"): makes
+# sure the Vulkan loader is there, records the GPU's identity and SM clocks before,
 # during and after, runs build/vkbench over a plan, and writes the dataset:
 # vkbench's provenance lines, this script's, then the header and the rows.
 #
