@@ -50,6 +50,17 @@ void pat_csv_write(FILE *f, enum pat_csv_order o, const pat_params *p, int prec)
     }
 }
 
+void pat_csv_describe(const pat_params *p, char *buf, size_t len)
+{
+    const pat_param_desc *c[PP_COUNT];
+    size_t n = pat_csv_columns(PAT_CSV_TABLE, c), used = (size_t)snprintf(buf, len, "%s", pat_name(p->pattern));
+    for (size_t i = 0; i < n && used < len; i++) {
+        char v[48];
+        pat_csv_format(c[i], p, 6, v, sizeof v);
+        used += (size_t)snprintf(buf + used, len - used, " %s=%s", c[i]->flag + 2, v);
+    }
+}
+
 int pat_csv_read(enum pat_csv_order o, char *const *field, pat_params *p)
 {
     const pat_param_desc *c[PP_COUNT];

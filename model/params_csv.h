@@ -35,6 +35,12 @@ void pat_csv_format(const pat_param_desc *d, const pat_params *p, int prec, char
 /* p's values so, comma separated, no newline. */
 void pat_csv_write(FILE *f, enum pat_csv_order o, const pat_params *p, int prec);
 
+/* "histogram n=1024 wg=256 selectivity=1 bins=256 hot=0 addresses=1
+ * smem-per-wg=0": the pattern, then each column's flag without "--" and its
+ * value (doubles as %g), in the table's order; the harnesses' one line for
+ * a configuration in their messages. */
+void pat_csv_describe(const pat_params *p, char *buf, size_t len);
+
 /* Reads one field a column (field[0] the first column's) into p, as
  * pat_parse_u64 and pat_parse_double read, without range checks (a reader
  * compares what it read against what it expects).  0, or -1 when a field

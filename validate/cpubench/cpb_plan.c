@@ -222,11 +222,27 @@ static int walk(int nw, char **w, sweep *s, char *err)
     return 0;
 }
 
+void cpb_cfg_params(const cpb_cfg *c, pat_params *p)
+{
+    pat_defaults(p);
+    p->pattern = c->pattern;
+    p->n = c->n;
+    p->wg = (int)c->wg;
+    p->selectivity = c->selectivity;
+    p->bins = c->bins;
+    p->hot = c->hot;
+    p->addresses = c->addresses;
+    p->smem_per_wg = c->smem_per_wg;
+}
+
+/* Equal in every column of the parameter table, so that a parameter added
+ * there cannot be left out of the comparison. */
 static int same(const cpb_cfg *a, const cpb_cfg *b)
 {
-    return a->pattern == b->pattern && a->n == b->n && a->wg == b->wg && a->bins == b->bins &&
-           a->addresses == b->addresses && a->smem_per_wg == b->smem_per_wg && a->selectivity == b->selectivity &&
-           a->hot == b->hot;
+    pat_params pa, pb;
+    cpb_cfg_params(a, &pa);
+    cpb_cfg_params(b, &pb);
+    return pat_csv_cmp(PAT_CSV_TABLE, &pa, &pb) == 0;
 }
 
 /* vkbench's vkb_cfg_normalize, from the contract's own table of the flags
@@ -360,6 +376,7 @@ void cpb_cfg_list_free(cpb_cfg_list *l)
 
 void cpb_cfg_describe(const cpb_cfg *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s n=%u wg=%u selectivity=%g bins=%u hot=%g addresses=%u smem-per-wg=%u", pat_name(c->pattern),
-             c->n, c->wg, c->selectivity, c->bins, c->hot, c->addresses, c->smem_per_wg);
+    pat_params p;
+    cpb_cfg_params(c, &p);
+    pat_csv_describe(&p, buf, len);
 }

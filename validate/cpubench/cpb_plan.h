@@ -42,5 +42,7 @@ int cpb_parse_uint(const char *text, uint64_t *v);
 
 /* "histogram n=1048576 wg=256 ..." for messages. */
 void cpb_cfg_describe(const cpb_cfg *c, char *buf, size_t len);
+/* The configuration as the contract's parameters (model/params.h). */
+void cpb_cfg_params(const cpb_cfg *c, pat_params *p);
 
 #endif

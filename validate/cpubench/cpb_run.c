@@ -133,15 +133,7 @@ static void params_header(const char *tail)
 static void print_config(const cpb_cfg *c)
 {
     pat_params p;
-    pat_defaults(&p);
-    p.pattern = c->pattern;
-    p.n = c->n;
-    p.wg = (int)c->wg;
-    p.selectivity = c->selectivity;
-    p.bins = c->bins;
-    p.hot = c->hot;
-    p.addresses = c->addresses;
-    p.smem_per_wg = c->smem_per_wg;
+    cpb_cfg_params(c, &p);
     printf("%s,", pat_name(c->pattern));
     pat_csv_write(stdout, PAT_CSV_TABLE, &p, 6); /* doubles as %g */
 }

@@ -271,21 +271,35 @@ void vkb_cfg_normalize(vkb_cfg *c, uint32_t smem_max)
         c->smem_per_wg = need;
 }
 
+void vkb_cfg_params(const vkb_cfg *c, pat_params *p)
+{
+    pat_defaults(p);
+    /* by name: the harness numbers its patterns on its own */
+    pat_from_name(vkb_pattern_get(c->pattern)->name, &p->pattern);
+    p->n = c->n;
+    p->wg = (int)c->wg;
+    p->selectivity = c->selectivity;
+    p->bins = c->bins;
+    p->hot = c->hot;
+    p->addresses = c->addresses;
+    p->smem_per_wg = c->smem_per_wg;
+}
+
+/* Equal in every column of the parameter table, so that a parameter added
+ * there cannot be left out of the comparison. */
 int vkb_cfg_same(const vkb_cfg *a, const vkb_cfg *b)
 {
-    return a->pattern == b->pattern && a->n == b->n && a->wg == b->wg &&
-           a->bins == b->bins && a->addresses == b->addresses &&
-           a->smem_per_wg == b->smem_per_wg &&
-           a->selectivity == b->selectivity && a->hot == b->hot;
+    pat_params pa, pb;
+    vkb_cfg_params(a, &pa);
+    vkb_cfg_params(b, &pb);
+    return pat_csv_cmp(PAT_CSV_TABLE, &pa, &pb) == 0;
 }
 
 const char *vkb_cfg_describe(const vkb_cfg *c, char *buf, size_t len)
 {
-    snprintf(buf, len,
-             "%s n=%u wg=%u selectivity=%g bins=%u hot=%g addresses=%u "
-             "smem-per-wg=%u",
-             vkb_pattern_get(c->pattern)->name, c->n, c->wg, c->selectivity,
-             c->bins, c->hot, c->addresses, c->smem_per_wg);
+    pat_params p;
+    vkb_cfg_params(c, &p);
+    pat_csv_describe(&p, buf, len);
     return buf;
 }
 

@@ -73,6 +73,8 @@ void vkb_sweep_help(FILE *f);
 void vkb_cfg_normalize(vkb_cfg *c, uint32_t smem_max);
 
 int vkb_cfg_same(const vkb_cfg *a, const vkb_cfg *b);
+/* The configuration as the contract's parameters (model/params.h). */
+void vkb_cfg_params(const vkb_cfg *c, pat_params *p);
 
 /* "counter n=1048576 wg=256 ..." for messages. */
 const char *vkb_cfg_describe(const vkb_cfg *c, char *buf, size_t len);

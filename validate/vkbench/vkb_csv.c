@@ -63,14 +63,7 @@ void vkb_csv_config(FILE *f, const vkb_cfg *c)
     const pat_param_desc *col[PP_COUNT];
     size_t n = pat_csv_columns(PAT_CSV_TABLE, col);
     pat_params p;
-    pat_defaults(&p);
-    p.n = c->n;
-    p.wg = (int)c->wg;
-    p.selectivity = c->selectivity;
-    p.bins = c->bins;
-    p.hot = c->hot;
-    p.addresses = c->addresses;
-    p.smem_per_wg = c->smem_per_wg;
+    vkb_cfg_params(c, &p);
     fputs(vkb_pattern_get(c->pattern)->name, f);
     for (size_t i = 0; i < n; i++) {
         char v[48] = "max"; /* shared memory unresolved, in --dry-run only */
