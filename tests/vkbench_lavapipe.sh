@@ -68,7 +68,7 @@ check "grid exits 0 and has 9 rows" test "$rc" -eq 0 -a "$(grep -c ',ok$' "$tmp/
 check "clock guard off by default on lavapipe" grep -q '^# clock_guard: off$' "$tmp/smoke.csv"
 rc=0
 vkbench --pattern counter,compaction,histogram-u16-cas --n 2^14 --reps 3 --warmup 1 \
-    --clock-guard 10000 >"$tmp/guard.csv" 2>"$tmp/guard.err" || rc=$?
+    --clock-guard 10000 --clock-evidence >"$tmp/guard.csv" 2>"$tmp/guard.err" || rc=$?
 check "clock guard run exits 0 with 3 ok rows" test "$rc" -eq 0 -a "$(grep -c ',ok,[0-9.]*,[0-9]*$' "$tmp/guard.csv")" -eq 3
 check "clock guard recorded in provenance" grep -q '^# clock_guard: each repetition' "$tmp/guard.csv"
 check "clock guard reference recorded" grep -q '^# clock_probe_us_reference: [0-9]' "$tmp/guard.csv"
@@ -77,6 +77,10 @@ check "each row carries its clock evidence (columns)" grep -q ',check,clock_rati
 check "each row's slowest accepted probe is within the tolerance" \
     awk -F, '/,ok,/ && ($(NF-1) <= 0 || $(NF-1) > 101) { bad = 1 } END { exit bad }' "$tmp/guard.csv"
 check "no clock columns with the guard off" grep -q ',check$' "$tmp/smoke.csv"
+rc=0
+vkbench --pattern counter --n 2^14 --reps 2 --warmup 0 --clock-guard 10000 >"$tmp/guard2.csv" 2>/dev/null || rc=$?
+check "with the guard on but no --clock-evidence, the contract's header" \
+    test "$rc" -eq 0 -a "$(grep -c '^pattern,.*,check$' "$tmp/guard2.csv")" -eq 1
 
 # --- --count-cas: each CAS-histogram thread's compare-and-swaps, summed;
 # a thread takes at least one, and with one bin (every lane on one word)

@@ -88,7 +88,8 @@ truth | cpu)
     cpu_side "$plan" "$out"
     cpu_status=$?
     [ "$mode" = cpu ] && exit $cpu_status
-    bash validate/run_device.sh "$plan" "$out" "" -- "$@"
+    # a truth set is no contract dataset: its rows carry the clock evidence
+    bash validate/run_device.sh "$plan" "$out" "" -- --clock-evidence "$@"
     gpu_status=$?
     # a failed host check (3) says more than a failed run (1): it wins
     [ $cpu_status = 3 ] && exit 3
