@@ -8,24 +8,6 @@
 
 #include "plan_draw.h"
 
-/* The parameters `run` and `sweep --points` read from the plan's CSV row:
- * the contract's defaults, then every column.  The fractions are exact:
- * the CSV prints the grid's steps as a decimal, which strtod reads back to
- * the double nearest that decimal, and steps / scale (two exact integers)
- * rounds to the same double. */
-static void row_params(const pln_row *w, pat_params *p)
-{
-    pat_defaults(p);
-    p->pattern = w->pattern;
-    p->n = w->n;
-    p->wg = (int)w->wg;
-    p->selectivity = w->sel / PLN_SEL_SCALE;
-    p->bins = w->bins;
-    p->hot = w->hot / PLN_HOT_SCALE;
-    p->addresses = w->addresses;
-    p->smem_per_wg = w->smem;
-}
-
 int mvs_draw(uint64_t seed, const enum pat_id *pats, int npat, mvs_point *pts, uint64_t count,
              char err[CFG_ERR_MAX])
 {
@@ -46,7 +28,7 @@ int mvs_draw(uint64_t seed, const enum pat_id *pats, int npat, mvs_point *pts, u
     for (uint64_t i = 0; i < count; i++) {
         pln_row w;
         pln_draw(d, &w);
-        row_params(&w, &pts[i].p);
+        pln_row_params(&w, &pts[i].p);
     }
     pln_drawer_free(d);
     return 0;

@@ -409,3 +409,21 @@ void pln_drawer_free(pln_drawer *d)
     free(d->seen.slot);
     free(d);
 }
+
+/* The parameters `run` and `sweep --points` read from the plan's CSV row:
+ * the contract's defaults, then every column.  The fractions are exact:
+ * the CSV prints the grid's steps as a decimal, which strtod reads back to
+ * the double nearest that decimal, and steps / scale (two exact integers)
+ * rounds to the same double. */
+void pln_row_params(const pln_row *w, pat_params *p)
+{
+    pat_defaults(p);
+    p->pattern = w->pattern;
+    p->n = w->n;
+    p->wg = (int)w->wg;
+    p->selectivity = w->sel / PLN_SEL_SCALE;
+    p->bins = w->bins;
+    p->hot = w->hot / PLN_HOT_SCALE;
+    p->addresses = w->addresses;
+    p->smem_per_wg = w->smem;
+}

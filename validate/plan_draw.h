@@ -95,4 +95,9 @@ void pln_draw(pln_drawer *d, pln_row *out);
 uint64_t pln_repeats(const pln_drawer *d);
 void pln_drawer_free(pln_drawer *d);
 
+/* A drawn row as the contract's parameters (defaults, then every column;
+ * the fractions' grid steps divided exactly), as plan's CSV and
+ * check --against sim read it. */
+void pln_row_params(const pln_row *w, pat_params *p);
+
 #endif

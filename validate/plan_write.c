@@ -41,26 +41,12 @@ static void print_quoted(FILE *f, const char *s)
     }
 }
 
-/* A drawn row as the contract's parameters: its fractions are grid steps. */
-static void row_params(const pln_row *w, pat_params *p)
-{
-    pat_defaults(p);
-    p->pattern = w->pattern;
-    p->n = w->n;
-    p->wg = (int)w->wg;
-    p->selectivity = w->sel / PLN_SEL_SCALE;
-    p->bins = w->bins;
-    p->hot = w->hot / PLN_HOT_SCALE;
-    p->addresses = w->addresses;
-    p->smem_per_wg = w->smem;
-}
-
 /* Every column and flag from the parameter table, each value the shortest
  * text that reads back (a grid step's fraction has no trailing zeros). */
 int plw_row(FILE *f, enum plw_format fmt, const pln_row *w)
 {
     pat_params p;
-    row_params(w, &p);
+    pln_row_params(w, &p);
     if (fmt == PLW_CSV) {
         fprintf(f, "%s,", pat_name(p.pattern));
         pat_csv_write(f, PAT_CSV_TABLE, &p, 0);
