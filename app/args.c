@@ -10,6 +10,7 @@
 
 #include "../model/model.h"
 #include "../sim/engine.h"
+#include "../util/num.h"
 
 void cli_args_init(cli_args *a)
 {
@@ -21,12 +22,12 @@ void cli_args_init(cli_args *a)
 
 int cli_parse_u64(const char *s, unsigned long long *out)
 {
-    return pat_parse_u64(s, out);
+    return num_parse_u64(s, out);
 }
 
 int cli_parse_double(const char *s, double *out)
 {
-    return pat_parse_double(s, out);
+    return num_parse_double(s, out);
 }
 
 int cli_param_opt(const pat_param_desc *d)

@@ -58,7 +58,7 @@ int cli_load_config(const cli_args *a, cfg_config *cfg, char err[CFG_ERR_MAX]);
 int cli_load_config_except(const cli_args *a, const char *skip, cfg_config *cfg, char err[CFG_ERR_MAX]);
 
 /* Strict number parsing for flags: the whole text must be a number
- * (pat_parse_u64 and pat_parse_double of model/params.h). */
+ * (num_parse_u64 and num_parse_double of util/num.h). */
 int cli_parse_u64(const char *s, unsigned long long *out);
 int cli_parse_double(const char *s, double *out);
 

@@ -2,6 +2,7 @@
  * the option table, with strict value parsing and range checks, and formats
  * values back so that a dumped config reads back to the same struct. */
 #include "config.h"
+#include "../util/num.h"
 
 #include <errno.h>
 #include <ini.h>
@@ -24,21 +25,29 @@ static const void *cfield(const cfg_config *cfg, const cfg_option *o)
 int cfg_parse_number(const char *section, const char *key, const char *unit, const char *value, int integer, double min,
                      double max, double *out, char err[CFG_ERR_MAX])
 {
-    char *end;
-    errno = 0;
-    double v = strtod(value, &end);
-    while (*end == ' ' || *end == '\t')
-        end++;
-    if (end == value || *end || errno == ERANGE || !isfinite(v)) {
-        snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not a number", section, key, value);
+    /* inih trims the value; -p's text is trimmed here the same way */
+    char buf[128];
+    size_t len = strlen(value);
+    while (len && (value[len - 1] == ' ' || value[len - 1] == '\t'))
+        len--;
+    if (len >= sizeof buf) {
+        snprintf(err, CFG_ERR_MAX, "%s.%s: '%.40s...' is not a number", section, key, value);
+        return -1;
+    }
+    memcpy(buf, value, len);
+    buf[len] = 0;
+    double v;
+    int rc = num_parse_range(buf, min, max, 0, &v);
+    if (rc == -1) {
+        snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not a number", section, key, buf);
         return -1;
     }
     if (integer && v != floor(v)) {
-        snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not an integer", section, key, value);
+        snprintf(err, CFG_ERR_MAX, "%s.%s: '%s' is not an integer", section, key, buf);
         return -1;
     }
-    if (v < min || v > max) {
-        snprintf(err, CFG_ERR_MAX, "%s.%s: %s is out of range [%g, %g] %s", section, key, value, min, max, unit);
+    if (rc == -2) {
+        snprintf(err, CFG_ERR_MAX, "%s.%s: %s is out of range [%g, %g] %s", section, key, buf, min, max, unit);
         return -1;
     }
     *out = v;

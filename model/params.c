@@ -2,6 +2,7 @@
  * and the table of their parameters (params.h).  Linked alone into
  * cpubench and vkbench too: it uses nothing but the C library. */
 #include "params.h"
+#include "../util/num.h"
 
 #include <errno.h>
 #include <math.h>
@@ -178,61 +179,6 @@ const pat_param_desc *pat_param_find_csv(const char *column)
     return NULL;
 }
 
-/* Base 10 only: strtod and strtoull would also take hex (0x10, 0x1p4), a
- * leading space or, for strtoull with base 0, octal (010 is 8); a flag
- * means what it says in decimal or is refused. */
-/* Base 10 only, one spelling a number: no 0x (strtod would read hex) and
- * no leading zero before a digit (010 reads as eight to some readers, ten
- * to others: refused, not guessed). */
-static int decimal_text(const char *s, int sign_ok)
-{
-    if (sign_ok && (*s == '-' || *s == '+'))
-        s++;
-    if (!((*s >= '0' && *s <= '9') || (*s == '.' && s[1] >= '0' && s[1] <= '9')))
-        return 0;
-    if (s[0] == '0' && s[1] >= '0' && s[1] <= '9')
-        return 0;
-    return !strpbrk(s, "xX");
-}
-
-int pat_parse_double(const char *s, double *out)
-{
-    char *end;
-    if (!s || !*s || !decimal_text(s, 1))
-        return -1;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (*end || errno == ERANGE || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
-int pat_parse_u64(const char *s, unsigned long long *out)
-{
-    char *end;
-    if (!s || !decimal_text(s, 0))
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end == 0 && errno == 0) {
-        *out = v;
-        return 0;
-    }
-    /* 2^20 style and 1e6 style values, exact integers only */
-    double d;
-    if (!strncmp(s, "2^", 2)) {
-        if (pat_parse_u64(s + 2, &v) || v > 63)
-            return -1;
-        *out = 1ull << v;
-        return 0;
-    }
-    if (pat_parse_double(s, &d) || d < 0 || d != floor(d) || d > 1.8e19)
-        return -1;
-    *out = (unsigned long long)d;
-    return 0;
-}
-
 static void *field(const pat_param_desc *d, pat_params *p)
 {
     return (char *)p + d->offset;
@@ -308,13 +254,13 @@ int pat_param_parse(const pat_param_desc *d, pat_params *p, const char *text, ch
     char lo[32], hi[32];
     if (d->type == PP_DOUBLE) {
         double v;
-        if (!pat_parse_double(text, &v) && v >= d->min && v <= d->max) {
+        if (!num_parse_double(text, &v) && v >= d->min && v <= d->max) {
             *(double *)field(d, p) = v;
             return 0;
         }
     } else {
         unsigned long long v;
-        if (!pat_parse_u64(text, &v) && (double)v >= d->min && (double)v <= d->max) {
+        if (!num_parse_u64(text, &v) && (double)v >= d->min && (double)v <= d->max) {
             switch (d->type) {
             case PP_U64: *(uint64_t *)field(d, p) = v; break;
             case PP_INT: *(int *)field(d, p) = (int)v; break;

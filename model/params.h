@@ -111,12 +111,6 @@ const pat_param_desc *pat_param_find_flag(const char *text, size_t len);
 /* By CSV column; NULL when none (seed has no column). */
 const pat_param_desc *pat_param_find_csv(const char *column);
 
-/* The flags' number syntax, base 10 only: a whole unsigned number (decimal,
- * 2^E, or 1e6 style when exact), or a finite double; no hex, octal, or
- * leading space.  0 or -1. */
-int pat_parse_u64(const char *s, unsigned long long *out);
-int pat_parse_double(const char *s, double *out);
-
 /* Parses text into p's field, range checked.  0, or -1 with err a line
  * naming the flag and its bounds: "--bins '0' is not an integer in [1, 16777216]". */
 int pat_param_parse(const pat_param_desc *d, pat_params *p, const char *text, char *err, size_t errlen);

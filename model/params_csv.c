@@ -2,6 +2,7 @@
  * order (params_csv.h).  Kept apart from params.c so that the column
  * orders have one home; like params.c it needs only the C library. */
 #include "params_csv.h"
+#include "../util/num.h"
 
 #include <string.h>
 
@@ -68,7 +69,7 @@ int pat_csv_read(enum pat_csv_order o, char *const *field, pat_params *p)
     for (size_t i = 0; i < n; i++) {
         if (c[i]->type == PP_DOUBLE) {
             double v;
-            if (pat_parse_double(field[i], &v))
+            if (num_parse_double(field[i], &v))
                 return -1;
             pat_param_set_value(c[i], p, v);
             continue;
@@ -76,7 +77,7 @@ int pat_csv_read(enum pat_csv_order o, char *const *field, pat_params *p)
         /* whole numbers stored as their type, not through a double: a u64
          * past 2^53 keeps its last digits */
         unsigned long long v;
-        if (pat_parse_u64(field[i], &v))
+        if (num_parse_u64(field[i], &v))
             return -1;
         char *to = (char *)p + c[i]->offset;
         if (c[i]->type == PP_U64) {

@@ -42,7 +42,7 @@ void pat_csv_write(FILE *f, enum pat_csv_order o, const pat_params *p, int prec)
 void pat_csv_describe(const pat_params *p, char *buf, size_t len);
 
 /* Reads one field a column (field[0] the first column's) into p, as
- * pat_parse_u64 and pat_parse_double read, without range checks (a reader
+ * num_parse_u64 and num_parse_double read, without range checks (a reader
  * compares what it read against what it expects).  0, or -1 when a field
  * does not parse. */
 int pat_csv_read(enum pat_csv_order o, char *const *field, pat_params *p);

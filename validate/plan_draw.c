@@ -2,6 +2,7 @@
  * their grammar and checks, the distributions of each parameter, the CAS
  * contention guard and the repeat check. */
 #include "plan_draw.h"
+#include "../util/num.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -54,12 +55,12 @@ void pln_spec_defaults(pln_spec *s)
 
 /* ---- the ranges' grammar --------------------------------------------------- */
 
-/* The integers' grammar is pat_parse_u64's (base 10, 2^E, 1e6; no 0x and no
+/* The integers' grammar is num_parse_u64's (base 10, 2^E, 1e6; no 0x and no
  * leading zero), as every flag's. */
 int pln_parse_int(const char *s, uint64_t *out)
 {
     unsigned long long v;
-    if (pat_parse_u64(s, &v))
+    if (num_parse_u64(s, &v))
         return -1;
     *out = v;
     return 0;
@@ -70,7 +71,7 @@ int pln_parse_int(const char *s, uint64_t *out)
 static int parse_grid_fraction(const char *s, double scale, uint64_t *out)
 {
     double v;
-    if (!strncmp(s, "2^", 2) || pat_parse_double(s, &v) || v < 0 || v > 1)
+    if (!strncmp(s, "2^", 2) || num_parse_double(s, &v) || v < 0 || v > 1)
         return -1;
     double steps = v * scale;
     if (fabs(steps - nearbyint(steps)) > 1e-6)

@@ -30,10 +30,12 @@ VKB_LDLIBS  := -lvulkan -lm
 VKB_SRC     := $(wildcard validate/vkbench/*.c)
 # model/params.c: the contract's table of pattern parameters (flags, kinds,
 # defaults, the harnesses' ranges), and model/params_csv.c: its CSV columns
-# and the grid order, as validate/cpubench.mk links them; they need nothing
+# and the grid order, with util/num.c, the strict number parser they read
+# through, as validate/cpubench.mk links them; they need nothing
 # but the C library.
 VKB_OBJ     := $(patsubst validate/vkbench/%.c,$(VKB_B)/vkbench.obj/%.o,$(VKB_SRC)) \
-               $(VKB_B)/vkbench.obj/model_params.o $(VKB_B)/vkbench.obj/model_params_csv.o
+               $(VKB_B)/vkbench.obj/model_params.o $(VKB_B)/vkbench.obj/model_params_csv.o \
+               $(VKB_B)/vkbench.obj/util_num.o
 VKB_PATTERNS := store counter counter_aggregated compaction histogram \
                histogram_shared histogram_u8_cas histogram_u16_cas \
                cas_append bitmask reduce distinct_lines
@@ -58,11 +60,17 @@ $(VKB_B)/vkbench.obj/model_params.o: model/params.c $(VKB_B)/gen/vkb_commit.stam
 $(VKB_B)/vkbench.obj/model_params_csv.o: model/params_csv.c $(VKB_B)/gen/vkb_commit.stamp | $(VKB_B)/vkbench.obj
 	$(VKB_CC) $(VKB_CFLAGS) -c -o $@ $<
 
+$(VKB_B)/vkbench.obj/util_num.o: util/num.c $(VKB_B)/gen/vkb_commit.stamp | $(VKB_B)/vkbench.obj
+	$(VKB_CC) $(VKB_CFLAGS) -c -o $@ $<
+
 # Only vkb_spirv.c includes the generated header; say so before the
 # first build has written any dependency file.
 $(VKB_B)/vkbench.obj/vkb_spirv.o: $(VKB_B)/gen/vkb_spirv_gen.h
 
-$(VKB_B)/vkbench.obj $(VKB_B)/gen/spv:
+# Under the top-level Makefile, wait for its package installer (glslc,
+# the Vulkan headers): with -j, a fresh machine would otherwise race it.
+VKB_DEPS    := $(if $(B),$(B)/.deps)
+$(VKB_B)/vkbench.obj $(VKB_B)/gen/spv: | $(VKB_DEPS)
 	mkdir -p $@
 
 # Rewritten only when HEAD moves, so objects rebuild with the new commit
