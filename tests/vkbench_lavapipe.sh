@@ -176,6 +176,8 @@ expect "selectivity out of range -> 2" 2 "--selectivity" \
 expect "bad --clock-guard -> 2" 2 "--clock-guard" vkbench --pattern counter --clock-guard -1
 expect "bad --select-unit -> 2" 2 "--select-unit: 'lane1'" vkbench --pattern counter --select-unit lane1
 expect "bad --spin -> 2" 2 "--spin: 'x'" vkbench --pattern counter --spin x
+expect "octal-looking --spin refused (strict numbers) -> 2" 2 "--spin: '010'" vkbench --pattern counter --spin 010
+expect "hex --max-dispatch-ms refused (strict numbers) -> 2" 2 "--max-dispatch-ms: '0x10'" vkbench --pattern counter --max-dispatch-ms 0x10
 expect "bad --tail -> 2" 2 "--tail: 'wait'" vkbench --pattern counter --tail wait
 expect "--trace on a device without SM builtins -> 1" 1 "lacks VK_NV_shader_sm_builtins, which --trace needs" \
     vkbench --pattern cas-append --n 256 --trace "$tmp/trace.csv"

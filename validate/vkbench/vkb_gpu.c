@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "vkb_common.h"
+#include "../../util/num.h"
 
 #define MAX_DEVICES 16
 
@@ -206,7 +207,6 @@ static int choose(VkPhysicalDevice *pds, uint32_t count, const char *select,
                   uint32_t *which, char *err)
 {
     VkPhysicalDeviceProperties p;
-    char *end;
 
     if (!select) {
         *which = 0;
@@ -219,8 +219,8 @@ static int choose(VkPhysicalDevice *pds, uint32_t count, const char *select,
         }
         return VKB_OK;
     }
-    unsigned long idx = strtoul(select, &end, 10);
-    if (*select && !*end) {
+    unsigned long long idx;
+    if (!num_parse_u64(select, &idx)) {
         if (idx >= count)
             return vkb_errf(err, VKB_EUSAGE, "--device %s: there are %u "
                             "devices (see --list-devices)", select, count);

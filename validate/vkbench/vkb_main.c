@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../util/clock.h"
+#include "../../util/num.h"
 #include "vkb_args.h"
 #include "vkb_bench.h"
 #include "vkb_cfg.h"
@@ -72,21 +73,17 @@ static int main_flag(void *ctx, const char *name, const char *value,
     } else if (strcmp(name, "device") == 0) {
         mo->device = value;
     } else if (strcmp(name, "max-dispatch-ms") == 0) {
-        char *end;
-        mo->max_ms = strtod(value, &end);
-        if (end == value || *end || !(mo->max_ms > 0 && mo->max_ms < 1e7))
+        if (num_parse_double(value, &mo->max_ms) || !(mo->max_ms > 0 && mo->max_ms < 1e7))
             return vkb_errf(err, VKB_EUSAGE, "--max-dispatch-ms: '%s' is "
                             "not a number of milliseconds in (0, 1e7)",
                             value);
     } else if (strcmp(name, "clock-guard") == 0) {
-        char *end;
         if (strcmp(value, "auto") == 0)
             mo->clock_tol = VKB_CLOCK_AUTO;
         else if (strcmp(value, "off") == 0)
             mo->clock_tol = VKB_CLOCK_OFF;
         else {
-            mo->clock_tol = strtod(value, &end);
-            if (end == value || *end || !(mo->clock_tol >= 0 &&
+            if (num_parse_double(value, &mo->clock_tol) || !(mo->clock_tol >= 0 &&
                                           mo->clock_tol <= 10000))
                 return vkb_errf(err, VKB_EUSAGE, "--clock-guard: '%s' is "
                                 "not auto, off or a percentage in [0, "
@@ -103,9 +100,8 @@ static int main_flag(void *ctx, const char *name, const char *value,
             return vkb_errf(err, VKB_EUSAGE, "--tail: '%s' is not none, "
                             "barrier or fence", value);
     } else if (strcmp(name, "spin") == 0) {
-        char *end;
-        unsigned long v = strtoul(value, &end, 10);
-        if (end == value || *end || v > 1000000)
+        unsigned long long v;
+        if (num_parse_u64(value, &v) || v > 1000000)
             return vkb_errf(err, VKB_EUSAGE, "--spin: '%s' is not an "
                             "integer in [0, 1000000]", value);
         mo->spin = (uint32_t)v;
