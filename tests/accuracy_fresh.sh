@@ -33,4 +33,33 @@ if ACCURACY_ENGINES=model bash "$tmp/tree/validate/accuracy.sh" collect "$PWD/$A
 else
     bad "accuracy.sh collect (model) failed: $(head -1 "$tmp/err")"
 fi
+# The README's headline figures for the simulator (typed into its accuracy
+# table) are the overall rows of the same CSVs: in sample, the split's
+# test rows and the newest truth set, each GPU.
+readme_figures() { # GPU: prints "in-sample-median p90 spearman ran/rows | split | set" as the README has them
+    python3 - "$1" <<'PY'
+import csv, sys
+gpu = sys.argv[1]
+def overall(name):
+    with open(f"docs/accuracy/{name}-{gpu}-sim.csv") as f:
+        r = next(row for row in csv.DictReader(f) if row["pattern"] == "overall")
+    return r
+def fig(r):
+    return f"{100*float(r['median_ape']):.1f}% / {100*float(r['p90_ape']):.1f}% / {float(r['spearman']):.3f}"
+ins, split = overall("insample"), overall("heldsplit")
+frozen = sorted(n for n in __import__("os").listdir("docs/accuracy") if n.startswith("frozen") and n.endswith(f"-{gpu}-sim.csv"))
+last = frozen[-1].split("-")[0]
+fr = overall(last)
+print(f"{fig(ins)} ({ins['ran']} of {ins['rows']}")
+print(f"split {fig(split)}")
+print(f"set {last[6:]} {fig(fr)} ({fr['ran']} of {fr['rows']})")
+PY
+}
+for g in h100 h200; do
+    row=$(grep -i "^| simulator, $g" README.md)
+    while IFS= read -r want; do
+        check "README's accuracy table, simulator on the ${g^^}: '$want' is docs/accuracy/*-$g-sim.csv" \
+            grep -qF -- "$want" <<<"$row"
+    done < <(readme_figures $g)
+done
 finish accuracy_fresh
