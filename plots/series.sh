@@ -12,18 +12,23 @@
 #   series = "h100/sim h100/model ..."   nseries = N   points = "11 11 ..."
 # Y may be a column name or a ratio A/B of two columns of the same row.
 # With LOGX=1 in the environment rows with X <= 0 are left out (a log axis
-# cannot show them); PREFIX="slices=" is put before every series name.  Exits 1, naming the column, when a column is missing.
+# cannot show them); PREFIX="slices=" is put before every series name;
+# UNCALIBRATED="a100 rtx4090" marks a series whose config is one of those
+# as "a100(uncalibrated)/sim", so a legend never draws an uncalibrated GPU
+# like a calibrated one.  Exits 1, naming the column, when a column is missing.
 set -eu
 [ $# -ge 5 ] || { echo "usage: plots/series.sh CSV OUT X Y SERIES [COL=VALUE ...]" >&2; exit 2; }
 csv=$1 out=$2 x=$3 y=$4 series=$5
 shift 5
 filters="$*"
-awk -F, -v X="$x" -v Y="$y" -v S="$series" -v F="$filters" -v logx="${LOGX:-0}" -v prefix="${PREFIX:-}" -v out="$out" -v src="$csv" '
+awk -F, -v X="$x" -v Y="$y" -v S="$series" -v F="$filters" -v logx="${LOGX:-0}" -v prefix="${PREFIX:-}" -v uncal="${UNCALIBRATED:-}" -v out="$out" -v src="$csv" '
 function num(s) { return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
 function col(name) {
     if (!(name in idx)) { printf "series.sh: %s has no column \"%s\"\n", src, name > "/dev/stderr"; bad = 1; exit 1 }
     return idx[name]
 }
+BEGIN { nu = split(uncal, ul, " "); for (i = 1; i <= nu; i++) isuncal[ul[i]] = 1 }
+function label(v) { return (v in isuncal) ? v "(uncalibrated)" : v }
 /^#/ { next }
 !header {
     header = 1
@@ -43,7 +48,7 @@ function col(name) {
     if (logx && $xc + 0 <= 0) next
     yv = yb ? ($(yb) + 0 > 0 ? $(ya) / $(yb) : "NaN") : $(ya)
     if (!num(yv)) next
-    name = prefix $(sc[1]); for (i = 2; i <= ns; i++) name = name "/" $(sc[i])
+    name = prefix label($(sc[1])); for (i = 2; i <= ns; i++) name = name "/" label($(sc[i]))
     if (!(name in count)) { order[++nseries] = name; count[name] = 0 }
     k = ++count[name]; xs[name, k] = $xc + 0; ys[name, k] = yv
 }

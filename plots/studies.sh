@@ -20,7 +20,9 @@ sd=$1 dd=$2 od=$3 cd=${4:-}
 here=$(dirname "$0")
 mkdir -p "$dd" "$od"
 
-series() { bash "$here/series.sh" "$@"; }
+# Configs whose gpu.trust says uncalibrated: their series say so in legends.
+uncal=$(cd "$here/../configs" && grep -l '^trust *= *uncalibrated' ./*.ini 2>/dev/null | sed 's|^\./||; s|\.ini$||' | tr '\n' ' ')
+series() { UNCALIBRATED="$uncal" bash "$here/series.sh" "$@"; }
 # 1048576 -> 2^20 (other numbers as they are)
 pow2() { awk -v n="$1" 'BEGIN { e = log(n) / log(2); r = int(e + 0.5); if (n > 0 && 2 ^ r == n) printf "2^%d", r; else printf "%s", n }'; }
 # render OUT GNUPLOT-SETTINGS: refuses panels without series (nothing to draw)

@@ -174,6 +174,9 @@ image "$tmp/img/study-histogram-bins" 1800 650
 image "$tmp/img/study-compaction-selectivity" 900 650 # one n, one panel
 image "$tmp/img/study-subword-cas" 1800 650
 image "$tmp/img/whatif-l2" 1800 1100
+# the study legends mark uncalibrated configs (gpu.trust), and only those
+grep -q 'a100(uncalibrated)/' "$d/series/hb-global.gpi" || bad "hb-global: the A100's series is not marked uncalibrated: $(grep '^series' "$d/series/hb-global.gpi")"
+grep -q 'h100(uncalibrated)' "$d/series/hb-global.gpi" && bad "hb-global: the calibrated H100 is marked uncalibrated"
 for f in "$d"/series/*.gpi; do
     b=${f%.gpi}
     ns=$(gpi "$f" nseries)
