@@ -142,6 +142,11 @@ if [ -x "$CPB" ]; then
     printf 'pool_dispatch,-2,0,0,0,200,60.1,43.6,3949.1,0.0\n' >>"$tmp/c.csv"
     expect "5 cpubench --from-csv: a row out of range" "c\.csv:2: not a row" "$CPB" --from-csv "$tmp/c.csv" --ini "$tmp/x.ini"
 fi
+for H_ in "$CPB" "$VKB"; do
+    [ -x "$H_" ] || continue
+    "$H_" --plan <(printf -- '--pattern counter --n 1024,2048\n') --dry-run >"$tmp/out" 2>/dev/null
+    check_eval "5 $(basename "$H_") still reads a plan from a pipe" "[ \$? -eq 0 ] && [ \$(grep -c '^counter,' $tmp/out) -eq 2 ]"
+done
 if [ -x "$VKB" ]; then
     expect "5 vkbench plan: NUL byte" "nul\.plan:1: NUL byte" "$VKB" --plan "$tmp/nul.plan" --dry-run
 fi

@@ -349,18 +349,26 @@ int cpb_plan_read(const char *path, int reps, int warmup, uint32_t smem_max, cpb
     int rc = 0, got;
     lin_reader in;
     struct stat st;
-    /* stat first: a directory, a device (/dev/zero never ends) or a FIFO is
-     * refused before anything is opened or read */
+    /* stat first: a directory or a device (/dev/zero never ends) is
+     * refused before anything is read; a pipe (--plan <(atomsim plan ...))
+     * and stdin are read within the same bounds as a file */
     if (strcmp(path, "-")) {
         if (stat(path, &st))
             return errf(err, "cannot read plan %s: %s", path, strerror(errno));
         if (S_ISDIR(st.st_mode))
             return errf(err, "cannot read plan %s: it is a directory", path);
-        if (!S_ISREG(st.st_mode))
+        if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
             return errf(err, "cannot read plan %s: not a regular file", path);
     }
-    if (lin_open(&in, path, PLAN_MAX_LINE, LIN_MAX_BYTES, msg, sizeof msg))
+    if (strcmp(path, "-") && S_ISFIFO(st.st_mode)) {
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return errf(err, "cannot read plan %s: %s", path, strerror(errno));
+        lin_attach(&in, f, path, PLAN_MAX_LINE, LIN_MAX_BYTES);
+        in.owns = 1;
+    } else if (lin_open(&in, path, PLAN_MAX_LINE, LIN_MAX_BYTES, msg, sizeof msg)) {
         return errf(err, "cannot read plan %s", msg);
+    }
     /* a long line or a NUL byte is refused with its line, never cut */
     while (!rc && (got = lin_next(&in, err, CPB_ERRLEN)) != 0) {
         if (got < 0) {

@@ -56,17 +56,27 @@ int vkb_plan_read(const char *path, int reps, int warmup, vkb_cfg_list *out,
     struct stat st;
 
     /* stat first: a directory or a device (/dev/zero never ends) is
-     * refused before anything is read; a long line or a NUL byte is an
-     * error with its line, never cut or read up to the NUL */
+     * refused before anything is read; a pipe (--plan <(atomsim plan ...))
+     * is read within the same bounds as a file: a long line or a NUL byte
+     * is an error with its line, never cut or read up to the NUL */
     if (stat(path, &st))
         return vkb_errf(err, VKB_EUSAGE, "cannot read plan %s: %s", path,
                         strerror(errno));
-    if (!S_ISREG(st.st_mode))
+    if (S_ISFIFO(st.st_mode)) {
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return vkb_errf(err, VKB_EUSAGE, "cannot read plan %s: %s",
+                            path, strerror(errno));
+        lin_attach(&in, f, path, PLAN_MAX_LINE, LIN_MAX_BYTES);
+        in.owns = 1;
+    } else if (!S_ISREG(st.st_mode)) {
         return vkb_errf(err, VKB_EUSAGE, "cannot read plan %s: %s", path,
                         S_ISDIR(st.st_mode) ? "it is a directory"
                                             : "not a regular file");
-    if (lin_open_as(&in, path, "plan", PLAN_MAX_LINE, msg, sizeof msg))
+    } else if (lin_open_as(&in, path, "plan", PLAN_MAX_LINE, msg,
+                           sizeof msg)) {
         return vkb_errf(err, VKB_EUSAGE, "%s", msg);
+    }
     while (rc == VKB_OK && (got = lin_next(&in, msg, sizeof msg)) != 0) {
         if (got < 0) {
             rc = vkb_errf(err, VKB_EUSAGE, "%s", msg);
