@@ -4,12 +4,14 @@
  * so a part from another config, scope or split cannot slip in. */
 #include "export_part.h"
 
-#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../model/params_csv.h"
 #include "../util/csv.h"
+#include "../util/lines.h"
+#include "../util/num.h"
 #include "args.h"
 
 /* The parameters' columns come in export's order (its axes': those every
@@ -54,16 +56,10 @@ int xs_part_write(const xs_plan *p, size_t begin, size_t end, unsigned long long
 
 /* ---- merging ----------------------------------------------------------------- */
 
-static void chomp(char *s)
-{
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = 0;
-}
-
+/* A time: finite and not negative, never nan or a wrapped value. */
 static int number(const char *s, double *out)
 {
-    return cli_parse_double(s, out);
+    return num_parse_range(s, 0, HUGE_VAL, 0, out) ? -1 : 0;
 }
 
 /* One data row into q, its index and its result.  0 or -1. */
@@ -99,20 +95,23 @@ static int same_coords(const pat_params *a, const pat_params *b)
 }
 
 /* The '#' lines of a part against this export's.  0 or -1 with err. */
-static int check_head(const xs_plan *p, const cfg_config *made_from, int same_plan, const char *path, FILE *f,
-                      char **line, size_t *cap, long *lno, char err[CFG_ERR_MAX])
+static int check_head(const xs_plan *p, const cfg_config *made_from, int same_plan, const char *path, lin_reader *in,
+                      char err[CFG_ERR_MAX])
 {
-    char scope[1024], want[1100], header[320];
+    char scope[1024], want[1100], header[320], again[128];
     unsigned long long hash, cells, k, n;
     xs_scope_text(&p->scope, scope, sizeof scope);
     part_header(header, sizeof header);
     for (int i = 0; i < 5; i++) {
-        if (getline(line, cap, f) < 0) {
-            snprintf(err, CFG_ERR_MAX, "%s: not a part of atomsim export --shard (it ends at line %ld)", path, *lno + 1);
+        int got = lin_next(in, err, CFG_ERR_MAX);
+        if (got < 0)
+            return -1;
+        if (!got) {
+            snprintf(err, CFG_ERR_MAX, "%s: not a part of atomsim export --shard (it ends at line %lu)", path,
+                     in->lineno + 1);
             return -1;
         }
-        (*lno)++;
-        chomp(*line);
+        char *const *line = &in->line;
         switch (i) {
         case 0:
             if (strcmp(*line, XS_PART_MAGIC)) {
@@ -122,7 +121,10 @@ static int check_head(const xs_plan *p, const cfg_config *made_from, int same_pl
             }
             break;
         case 1:
-            if (sscanf(*line, "# config_hash %16llx", &hash) != 1 || hash != cfg_hash(made_from)) {
+            /* written back and compared: the one spelling export writes */
+            if (sscanf(*line, "# config_hash %16llx", &hash) == 1)
+                snprintf(again, sizeof again, "# config_hash %016llx", hash);
+            if (sscanf(*line, "# config_hash %16llx", &hash) != 1 || strcmp(again, *line) || hash != cfg_hash(made_from)) {
                 snprintf(err, CFG_ERR_MAX, "%s: made from config hash %.16s, %s is %016llx (another --config, -p or --max-events)",
                          path, strlen(*line) > 14 ? *line + 14 : "?", same_plan ? "this export's" : "--reuse-config's",
                          (unsigned long long)cfg_hash(made_from));
@@ -138,7 +140,10 @@ static int check_head(const xs_plan *p, const cfg_config *made_from, int same_pl
             }
             break;
         case 3:
-            if (sscanf(*line, "# cells %llu shard %llu/%llu", &cells, &k, &n) != 3 || (same_plan && cells != p->count)) {
+            if (sscanf(*line, "# cells %llu shard %llu/%llu", &cells, &k, &n) == 3)
+                snprintf(again, sizeof again, "# cells %llu shard %llu/%llu", cells, k, n);
+            if (sscanf(*line, "# cells %llu shard %llu/%llu", &cells, &k, &n) != 3 || strcmp(again, *line) ||
+                (same_plan && cells != p->count)) {
                 snprintf(err, CFG_ERR_MAX, "%s: made for %s simulator cells, this export has %zu", path,
                          strncmp(*line, "# cells ", 8) ? "?" : *line + 8, p->count);
                 return -1;
@@ -146,8 +151,8 @@ static int check_head(const xs_plan *p, const cfg_config *made_from, int same_pl
             break;
         default:
             if (strncmp(*line, header, strlen(header)) || strcmp(*line + strlen(header), ",source,gpu_us,cpu_s")) {
-                snprintf(err, CFG_ERR_MAX, "%s line %ld: not a part's header (a --list output has no results)", path,
-                         *lno);
+                snprintf(err, CFG_ERR_MAX, "%s line %lu: not a part's header (a --list output has no results)", path,
+                         in->lineno);
                 return -1;
             }
         }
@@ -171,27 +176,24 @@ static int scan_part(const xs_plan *p, const cfg_config *made_from, int same_pla
                      int (*fn)(void *ctx, const char *path, long lno, const part_row *r, char err[CFG_ERR_MAX]),
                      void *ctx, char err[CFG_ERR_MAX])
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, CFG_ERR_MAX, "%s: %s", path, strerror(errno));
+    /* bounded: a directory or /dev/zero is refused, a NUL byte or a line
+     * past LIN_MAX_LINE named by its line */
+    lin_reader in;
+    if (lin_open_as(&in, path, "part", LIN_MAX_LINE, err, CFG_ERR_MAX))
         return -1;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    long lno = 0;
-    int rc = check_head(p, made_from, same_plan, path, f, &line, &cap, &lno, err);
-    ssize_t len;
-    while (!rc && (len = getline(&line, &cap, f)) >= 0) {
-        lno++;
-        if (len == 0 || line[len - 1] != '\n') { /* a part cut short (a shard still writing, a full disk) */
+    int rc = check_head(p, made_from, same_plan, path, &in, err), got = 0;
+    while (!rc && (got = lin_next(&in, err, CFG_ERR_MAX)) > 0) {
+        long lno = (long)in.lineno;
+        /* a line that met the end of the file had no end of line: a part
+         * cut short (a shard still writing, a full disk) */
+        if (feof(in.f)) {
             snprintf(err, CFG_ERR_MAX, "%s line %ld: the row is cut short (no end of line)", path, lno);
             rc = -1;
             break;
         }
-        chomp(line);
         part_row r = { 0 };
         pat_defaults(&r.q);
-        if (parse_row(line, &r.index, &r.q, &r.source, &r.gpu_us, &r.cpu_s) || (same_plan && r.index >= p->count)) {
+        if (parse_row(in.line, &r.index, &r.q, &r.source, &r.gpu_us, &r.cpu_s) || (same_plan && r.index >= p->count)) {
             snprintf(err, CFG_ERR_MAX, "%s line %ld: not a cell of this export (malformed, or index out of range)", path,
                      lno);
             rc = -1;
@@ -199,12 +201,9 @@ static int scan_part(const xs_plan *p, const cfg_config *made_from, int same_pla
         }
         rc = fn(ctx, path, lno, &r, err);
     }
-    if (!rc && ferror(f)) {
-        snprintf(err, CFG_ERR_MAX, "%s: read error", path);
+    if (!rc && got < 0)
         rc = -1;
-    }
-    free(line);
-    fclose(f);
+    lin_close(&in);
     return rc;
 }
 

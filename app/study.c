@@ -12,6 +12,8 @@
 
 #include "study.h"
 
+#include "../util/lines_ini.h"
+
 #define STUDY_VERSION 1
 #define STUDY_MAX_KEYS 128
 
@@ -162,13 +164,17 @@ int study_load(const char *path, swp_spec *s, study_file *sf, char err[CFG_ERR_M
     /* a study's defaults, before the file (and the command line) */
     swp_set_canonical(s, 1);
     swp_set_config_column(s, 1);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, CFG_ERR_MAX, "%s: cannot open study: %s", path, strerror(errno));
+    /* bounded (lines_ini.h): /dev/zero or a directory is refused, and a
+     * line longer than inih's buffer is an error, not two lines */
+    lin_ini in;
+    if (lin_ini_open(&in, path, "study", err, CFG_ERR_MAX))
+        return -1;
+    int line = ini_parse_stream(lin_ini_read, &in, on_entry, c);
+    lin_ini_close(&in);
+    if (in.failed) {
+        snprintf(err, CFG_ERR_MAX, "%s", in.err);
         return -1;
     }
-    int line = ini_parse_file(f, on_entry, c);
-    fclose(f);
     if (line) {
         snprintf(err, CFG_ERR_MAX, "%s:%d: %s", path, line, c->err[0] ? c->err : "malformed line");
         return -1;

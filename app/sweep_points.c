@@ -3,31 +3,32 @@
  * point's pattern flags. */
 #include "sweep_int.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../util/csv.h"
+#include "../util/lines.h"
 
 /* ---- points ------------------------------------------------------------ */
 
 int swp_set_points(swp_spec *s, int grid, const char *path, char err[CFG_ERR_MAX])
 {
     enum { MAXF = 64 };
-    FILE *f = fopen(path, "r");
-    char line[4096], *fields[MAXF];
+    lin_reader in;
+    char *fields[MAXF];
     const char *keys[MAXF];
     int col[MAXF], ncol = 0, lineno = 0, have_pattern = 0;
     swp_axis ax = { 0 };
     size_t cap = 0;
-    if (!f) {
-        snprintf(err, CFG_ERR_MAX, "%s: cannot open points: %s", path, strerror(errno));
+    /* bounded: /dev/zero or a directory is refused, a long line or a NUL
+     * byte named by its line rather than read in pieces */
+    if (lin_open_as(&in, path, "points", LIN_MAX_LINE, err, CFG_ERR_MAX))
         return -1;
-    }
+    int got, is_open = 1;
     snprintf(ax.key, sizeof ax.key, "points");
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        char *t = swp_trim(line);
+    while ((got = lin_next(&in, err, CFG_ERR_MAX)) > 0) {
+        lineno = (int)in.lineno;
+        char *t = swp_trim(in.line);
         if (!*t || *t == '#')
             continue;
         int nf = csv_split(t, fields, MAXF);
@@ -70,8 +71,10 @@ int swp_set_points(swp_spec *s, int grid, const char *path, char err[CFG_ERR_MAX
                 goto oom;
         }
     }
-    fclose(f);
-    f = NULL;
+    lin_close(&in);
+    is_open = 0;
+    if (got < 0)
+        goto fail;
     if (!ax.count) {
         snprintf(err, CFG_ERR_MAX, "%s: no points", path);
         goto fail;
@@ -80,8 +83,8 @@ int swp_set_points(swp_spec *s, int grid, const char *path, char err[CFG_ERR_MAX
 oom:
     snprintf(err, CFG_ERR_MAX, "out of memory");
 fail:
-    if (f)
-        fclose(f);
+    if (is_open)
+        lin_close(&in);
     swp_axis_free(&ax);
     return -1;
 }

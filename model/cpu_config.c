@@ -3,12 +3,13 @@
  * out-of-range values are errors, never ignored. */
 #include "cpu_config.h"
 
-#include <errno.h>
 #include <ini.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../util/lines_ini.h"
 
 #define OFF(f) offsetof(cpu_config, f)
 
@@ -100,14 +101,18 @@ static int on_entry(void *user, const char *section, const char *key, const char
 int cpu_load(cpu_config *c, const char *path, char err[CFG_ERR_MAX])
 {
     char msg[CFG_ERR_MAX] = "";
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, CFG_ERR_MAX, "%s: cannot open CPU config: %s", path, strerror(errno));
+    /* bounded (lines_ini.h): /dev/zero or a directory is refused rather
+     * than read forever or as an empty config of defaults */
+    lin_ini in;
+    if (lin_ini_open(&in, path, "CPU config", err, CFG_ERR_MAX))
+        return -1;
+    struct load_ctx x = { c, msg };
+    int line = ini_parse_stream(lin_ini_read, &in, on_entry, &x);
+    lin_ini_close(&in);
+    if (in.failed) {
+        snprintf(err, CFG_ERR_MAX, "%s", in.err);
         return -1;
     }
-    struct load_ctx x = { c, msg };
-    int line = ini_parse_file(f, on_entry, &x);
-    fclose(f);
     if (line != 0) {
         snprintf(err, CFG_ERR_MAX, "%s:%d: %s", path, line, msg[0] ? msg : "malformed line (expected [section] or key = value)");
         return -1;

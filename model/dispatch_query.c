@@ -11,6 +11,7 @@
 
 #include "../util/clock.h"
 #include "../util/csv.h"
+#include "../util/lines.h"
 #include "export.h"
 
 int dq_param_has_axis(const pat_param_desc *d)
@@ -127,6 +128,20 @@ static int read_row(char **fields, int nf, const column *cols, int lineno, int r
     return 0;
 }
 
+/* The bounded reader's error ("PATH:LINE: why" or "PATH: why") as e's
+ * line and message: the caller names the path itself. */
+static int lin_fail(dq_error *e, const char *path, const char *msg)
+{
+    const char *m = msg + strlen(path);
+    if (strncmp(msg, path, strlen(path)) || *m != ':')
+        return fail(e, 0, "%s", msg);
+    char *end;
+    unsigned long line = strtoul(m + 1, &end, 10);
+    if (end > m + 1 && *end == ':' && line <= 0x7fffffff)
+        return fail(e, (int)line, "%s", end + 1 + (end[1] == ' '));
+    return fail(e, 0, "%s", m + 1 + (m[1] == ' '));
+}
+
 int dq_batch_read(const char *path, int rule, int data_on, int extrapolate, dq_batch *out, dq_error *e)
 {
     struct stat sb;
@@ -139,21 +154,24 @@ int dq_batch_read(const char *path, int rule, int data_on, int extrapolate, dq_b
         fclose(f);
         return fail(e, 0, "the batch is not a regular file");
     }
-    char line[DQ_LINE_MAX + 2], *fields[DQ_MAX_COLS + 1];
+    char *fields[DQ_MAX_COLS + 1], lerr[DQ_ERR_MAX];
     column cols[DQ_MAX_COLS];
-    int ncol = -1, lineno = 0, rc = 0;
+    int ncol = -1, lineno = 0, rc = 0, got;
     size_t cap = 0, n = 0;
     dq_row *rows = NULL;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        lineno++;
-        size_t len = strlen(line);
-        if (len > DQ_LINE_MAX || (len == sizeof line - 1 && line[len - 1] != '\n')) {
-            rc = fail(e, lineno, "line longer than %d characters", DQ_LINE_MAX);
+    /* bounded: a line over DQ_LINE_MAX or a NUL byte is refused, with its
+     * line, rather than cut or read up to the NUL */
+    lin_reader in;
+    lin_attach(&in, f, path, DQ_LINE_MAX, LIN_MAX_BYTES);
+    while (rc == 0 && (got = lin_next(&in, lerr, sizeof lerr)) != 0) {
+        if (got < 0) {
+            rc = lin_fail(e, path, lerr);
             break;
         }
+        char *line = in.line;
+        lineno = (int)in.lineno;
         if (line[0] == '#' || line[strspn(line, " \t\r\n")] == 0)
             continue;
-        line[strcspn(line, "\r\n")] = 0;
         /* -1: more columns than a query has (one more asked, to see them) */
         int nf = csv_split(line, fields, DQ_MAX_COLS + 1);
         nf = nf > DQ_MAX_COLS ? -1 : nf;
@@ -183,10 +201,9 @@ int dq_batch_read(const char *path, int rule, int data_on, int extrapolate, dq_b
         }
         rows[n++] = row;
     }
-    if (rc == 0 && ferror(f))
-        rc = fail(e, 0, "read error");
     if (rc == 0 && ncol < 0)
         rc = fail(e, 0, "no header line");
+    lin_close(&in);
     fclose(f);
     if (rc) {
         free(rows);

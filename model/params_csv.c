@@ -69,7 +69,7 @@ int pat_csv_read(enum pat_csv_order o, char *const *field, pat_params *p)
     for (size_t i = 0; i < n; i++) {
         if (c[i]->type == PP_DOUBLE) {
             double v;
-            if (num_parse_double(field[i], &v))
+            if (num_parse_double(field[i], &v) || v < c[i]->min || v > c[i]->max)
                 return -1;
             pat_param_set_value(c[i], p, v);
             continue;
@@ -77,7 +77,8 @@ int pat_csv_read(enum pat_csv_order o, char *const *field, pat_params *p)
         /* whole numbers stored as their type, not through a double: a u64
          * past 2^53 keeps its last digits */
         unsigned long long v;
-        if (num_parse_u64(field[i], &v))
+        /* the table's bounds before the cast: 2^40 is no int, -1 no count */
+        if (num_parse_u64(field[i], &v) || (double)v < c[i]->min || (double)v > c[i]->max)
             return -1;
         char *to = (char *)p + c[i]->offset;
         if (c[i]->type == PP_U64) {

@@ -42,9 +42,10 @@ void pat_csv_write(FILE *f, enum pat_csv_order o, const pat_params *p, int prec)
 void pat_csv_describe(const pat_params *p, char *buf, size_t len);
 
 /* Reads one field a column (field[0] the first column's) into p, as
- * num_parse_u64 and num_parse_double read, without range checks (a reader
+ * num_parse_u64 and num_parse_double read, within the table's bounds
+ * (min, max), checked before any cast so that nothing wraps (a reader then
  * compares what it read against what it expects).  0, or -1 when a field
- * does not parse. */
+ * does not parse or is out of bounds. */
 int pat_csv_read(enum pat_csv_order o, char *const *field, pat_params *p);
 
 /* Compares a and b column by column in order o (the pattern first): -1, 0

@@ -69,6 +69,31 @@ int lin_open(lin_reader *r, const char *path, size_t max_line, size_t max_bytes,
     return 0;
 }
 
+int lin_open_as(lin_reader *r, const char *path, const char *what, size_t max_line, char *err, size_t errlen)
+{
+    struct stat st;
+    memset(r, 0, sizeof *r);
+    if (stat(path, &st)) {
+        snprintf(err, errlen, "%s: cannot open %s: %s", path, what, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+        return -1;
+    }
+    if (!strcmp(path, "-")) { /* lin_open would read stdin: open the file itself */
+        FILE *f = fopen(path, "r");
+        if (!f) {
+            snprintf(err, errlen, "%s: cannot open %s: %s", path, what, strerror(errno));
+            return -1;
+        }
+        lin_attach(r, f, path, max_line, LIN_MAX_BYTES);
+        r->owns = 1;
+        return 0;
+    }
+    return lin_open(r, path, max_line, LIN_MAX_BYTES, err, errlen);
+}
+
 int lin_next(lin_reader *r, char *err, size_t errlen)
 {
     if (!r->line && alloc_line(r)) {

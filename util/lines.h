@@ -41,6 +41,12 @@ typedef struct lin_reader {
 /* Opens path ("-" is standard input, which need not be a regular file).
  * 0, or -1 with err set and nothing to close. */
 int lin_open(lin_reader *r, const char *path, size_t max_line, size_t max_bytes, char *err, size_t errlen);
+/* lin_open with the readers' wording for a path that cannot be opened:
+ * "PATH: cannot open WHAT: REASON" ("cannot open dataset: No such file or
+ * directory"), checked with stat before any open, so that a FIFO is refused
+ * rather than waited on.  "-" is a file of that name here, not standard
+ * input: the readers that take stdin call lin_open. */
+int lin_open_as(lin_reader *r, const char *path, const char *what, size_t max_line, char *err, size_t errlen);
 /* Takes over an open stream (not closed by lin_close); no regular-file check. */
 void lin_attach(lin_reader *r, FILE *f, const char *name, size_t max_line, size_t max_bytes);
 /* 1: r->line holds the next line; 0: end of input; -1: err says why (a

@@ -5,8 +5,9 @@
 B ?= build
 # model/params.c: the contract's pattern names and flags, so that a plan
 # means to cpubench what it means to vkbench and atomsim; params_csv.c: the
-# table's CSV columns and the grid order vkbench expands a plan in.
-CPB_SRC := $(sort $(wildcard validate/cpubench/*.c)) model/params.c model/params_csv.c util/num.c
+# table's CSV columns and the grid order vkbench expands a plan in; util/
+# lines.c: the bounded line reader plans are read through.
+CPB_SRC := $(sort $(wildcard validate/cpubench/*.c)) model/params.c model/params_csv.c util/num.c util/lines.c
 # The commit, and the tree when the checkout differs from it, as vkbench.mk
 # computes it (taken from there when the top-level Makefile included it):
 # `git log --format='%h %t'` names the commit whose tree it is.
@@ -24,7 +25,7 @@ endif
 CPB_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -O3 -g \
               -DCPB_COMMIT='"$(CPB_COMMIT)"'
 
-$(B)/cpubench: $(CPB_SRC) $(wildcard validate/cpubench/*.h) model/params.h model/params_csv.h util/clock.h util/num.h
+$(B)/cpubench: $(CPB_SRC) $(wildcard validate/cpubench/*.h) model/params.h model/params_csv.h util/clock.h util/num.h util/lines.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPB_CFLAGS) -static -pthread -o $@ $(CPB_SRC) -lm
 

@@ -1,13 +1,14 @@
 /* dataset.c - strict parser for the measured dataset CSV of the contract. */
 #include "dataset.h"
 
-#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../util/csv.h"
+#include "../util/lines.h"
+#include "../util/num.h"
 
 /* The header: pattern, each parameter's CSV column (the parameter table's,
  * in its order), then the timings' columns; then vkbench --count-cas's, and
@@ -39,23 +40,27 @@ static void make_header(char *buf, size_t len)
     snprintf(buf + u, len - u, "%s", timings);
 }
 
-static void chomp(char *s)
-{
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = 0;
-}
-
-/* A field that is empty or a number >= 0; *out = -1 when empty. */
+/* A field that is empty or a finite number >= 0; *out = -1 when empty. */
 static int optional_count(const char *s, double *out)
 {
     *out = -1;
     if (!s[0])
         return 0;
-    errno = 0;
-    char *e;
-    *out = strtod(s, &e);
-    return e == s || *e || errno || !(*out >= 0) ? -1 : 0;
+    return num_parse_range(s, 0, HUGE_VAL, 0, out) ? -1 : 0;
+}
+
+/* A parameter's column through the table's own parser: bounds and
+ * integrality are checked on the text, before any cast, so -5 or 4096.7
+ * cannot wrap or truncate into a valid-looking row.  The message names
+ * the column, not the flag. */
+static int param_field(const pat_param_desc *d, pat_params *p, const char *text, char *why, size_t whylen)
+{
+    char msg[160];
+    if (!pat_param_parse(d, p, text, msg, sizeof msg))
+        return 0;
+    size_t fl = strlen(d->flag);
+    snprintf(why, whylen, "%s%s", d->csv, strncmp(msg, d->flag, fl) ? msg : msg + fl);
+    return -1;
 }
 
 static int parse_row(char *line, int has_cas, int has_clock, val_row *r, char *why, size_t whylen)
@@ -86,13 +91,17 @@ static int parse_row(char *line, int has_cas, int has_clock, val_row *r, char *w
         snprintf(why, whylen, "unknown pattern '%s'", f[0]);
         return -1;
     }
-    char *end;
-    double v[MAXF];
-    for (int i = 1; i < k + 5; i++) {
-        errno = 0;
-        v[i] = strtod(f[i], &end);
-        if (end == f[i] || *end || errno) {
-            snprintf(why, whylen, "field %d '%s' is not a number", i + 1, f[i]);
+    for (int i = 0; i < k; i++)
+        if (param_field(cols[i], &r->params, f[1 + i], why, whylen))
+            return -1;
+    /* reps, then the three timings: finite, never a wrapped or NaN time */
+    static const char *const names[] = { "reps", "time_us_median", "time_us_min", "time_us_max" };
+    double v[4];
+    for (int i = 0; i < 4; i++) {
+        int rc = num_parse_range(f[k + 1 + i], i ? 0 : 1, i ? HUGE_VAL : 1e9, i ? 0 : NUM_INTEGER, &v[i]);
+        if (rc) {
+            snprintf(why, whylen, "%s '%s' is not %s", names[i], f[k + 1 + i],
+                     i ? "a finite number >= 0" : "an integer in [1, 1000000000]");
             return -1;
         }
     }
@@ -100,13 +109,11 @@ static int parse_row(char *line, int has_cas, int has_clock, val_row *r, char *w
         snprintf(why, whylen, "check is '%s', not ok: not a measurement", f[k + 5]);
         return -1;
     }
-    for (int i = 0; i < k; i++)
-        pat_param_set_value(cols[i], &r->params, v[1 + i]);
-    r->time_us_median = v[k + 2];
-    r->time_us_min = v[k + 3];
-    r->time_us_max = v[k + 4];
+    r->time_us_median = v[1];
+    r->time_us_min = v[2];
+    r->time_us_max = v[3];
     if (!(r->time_us_median > 0)) {
-        snprintf(why, whylen, "time_us_median %g is not positive", v[k + 2]);
+        snprintf(why, whylen, "time_us_median %g is not positive", v[1]);
         return -1;
     }
     return pat_check(&r->params, why, (unsigned)whylen);
@@ -129,24 +136,17 @@ static int is_probe(const char *line)
 int val_dataset_load(const char *path, val_dataset *d, char err[CFG_ERR_MAX])
 {
     memset(d, 0, sizeof *d);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, CFG_ERR_MAX, "%s: cannot open dataset: %s", path, strerror(errno));
+    /* a device or pipe never ends (/dev/zero): only regular files are data;
+     * a line past LIN_MAX_LINE or a NUL byte is refused, never cut in two */
+    lin_reader in;
+    if (lin_open_as(&in, path, "dataset", LIN_MAX_LINE, err, CFG_ERR_MAX))
         return -1;
-    }
-    /* a device or pipe never ends (/dev/zero): only regular files are data */
-    struct stat sb;
-    if (fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode)) {
-        snprintf(err, CFG_ERR_MAX, "%s: not a regular file", path);
-        fclose(f);
-        return -1;
-    }
-    char line[1024], why[160];
+    char why[160];
     size_t cap = 0;
-    int lineno = 0, have_header = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        chomp(line);
+    int have_header = 0, got;
+    while ((got = lin_next(&in, err, CFG_ERR_MAX)) > 0) {
+        char *line = in.line;
+        int lineno = (int)in.lineno;
         if (!line[0])
             continue;
         if (line[0] == '#') {
@@ -197,7 +197,9 @@ int val_dataset_load(const char *path, val_dataset *d, char err[CFG_ERR_MAX])
         r->line = lineno;
         d->count++;
     }
-    fclose(f);
+    if (got < 0)
+        goto fail;
+    lin_close(&in);
     if (!have_header) {
         snprintf(err, CFG_ERR_MAX, "%s: no dataset header", path);
         val_dataset_free(d);
@@ -205,7 +207,7 @@ int val_dataset_load(const char *path, val_dataset *d, char err[CFG_ERR_MAX])
     }
     return 0;
 fail:
-    fclose(f);
+    lin_close(&in);
     val_dataset_free(d);
     return -1;
 }

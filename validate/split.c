@@ -2,20 +2,27 @@
  * fields are the parameter table's CSV columns (model/params.c). */
 #include "split.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/lines.h"
+#include "../util/num.h"
+
 static int parse_values(char *list, val_split_rule *r, int f, char *why, size_t whylen)
 {
     for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-        char *end;
-        errno = 0;
-        double v = strtod(tok, &end);
-        if (end == tok || *end || errno || !isfinite(v)) {
-            snprintf(why, whylen, "'%s' is not a number", tok);
+        /* the parameter's own bounds: a value no row can have is a typo */
+        const pat_param_desc *d = pat_param_get(f);
+        double v;
+        int rc = num_parse_range(tok, d->min, d->max, d->type == PP_DOUBLE ? 0 : NUM_INTEGER, &v);
+        if (rc == -1) {
+            snprintf(why, whylen, "'%s' is not %s", tok, d->type == PP_DOUBLE ? "a number" : "an integer");
+            return -1;
+        }
+        if (rc) {
+            snprintf(why, whylen, "%s=%s is out of range [%.17g, %.17g]", d->csv, tok, d->min, d->max);
             return -1;
         }
         if (r->nvalues[f] >= VAL_SPLIT_MAX_VALUES) {
@@ -84,15 +91,16 @@ int val_split_load(const char *path, val_split *s, char err[CFG_ERR_MAX])
 {
     memset(s, 0, sizeof *s);
     snprintf(s->path, sizeof s->path, "%s", path);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, CFG_ERR_MAX, "%s: cannot open split file: %s", path, strerror(errno));
+    /* a directory would read as an empty split, sending held-out rows into
+     * the fit; /dev/zero would never end */
+    lin_reader in;
+    if (lin_open_as(&in, path, "split file", LIN_MAX_LINE, err, CFG_ERR_MAX))
         return -1;
-    }
-    char line[1024], why[200];
-    int lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
+    char why[200];
+    int got;
+    while ((got = lin_next(&in, err, CFG_ERR_MAX)) > 0) {
+        char *line = in.line;
+        int lineno = (int)in.lineno;
         char *hash = strchr(line, '#');
         if (hash)
             *hash = 0;
@@ -101,18 +109,18 @@ int val_split_load(const char *path, val_split *s, char err[CFG_ERR_MAX])
             continue;
         if (s->count >= VAL_SPLIT_MAX_RULES) {
             snprintf(err, CFG_ERR_MAX, "%s:%d: more than %d test lines", path, lineno, VAL_SPLIT_MAX_RULES);
-            fclose(f);
+            lin_close(&in);
             return -1;
         }
         if (parse_line(line, &s->rules[s->count], why, sizeof why)) {
             snprintf(err, CFG_ERR_MAX, "%s:%d: %s", path, lineno, why);
-            fclose(f);
+            lin_close(&in);
             return -1;
         }
         s->count++;
     }
-    fclose(f);
-    return 0;
+    lin_close(&in);
+    return got < 0 ? -1 : 0;
 }
 
 static int rule_matches(const val_split_rule *r, const pat_params *p)

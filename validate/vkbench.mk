@@ -31,11 +31,11 @@ VKB_SRC     := $(wildcard validate/vkbench/*.c)
 # model/params.c: the contract's table of pattern parameters (flags, kinds,
 # defaults, the harnesses' ranges), and model/params_csv.c: its CSV columns
 # and the grid order, with util/num.c, the strict number parser they read
-# through, as validate/cpubench.mk links them; they need nothing
-# but the C library.
+# through, and util/lines.c, the bounded line reader plans are read with,
+# as validate/cpubench.mk links them; they need nothing but the C library.
 VKB_OBJ     := $(patsubst validate/vkbench/%.c,$(VKB_B)/vkbench.obj/%.o,$(VKB_SRC)) \
                $(VKB_B)/vkbench.obj/model_params.o $(VKB_B)/vkbench.obj/model_params_csv.o \
-               $(VKB_B)/vkbench.obj/util_num.o
+               $(VKB_B)/vkbench.obj/util_num.o $(VKB_B)/vkbench.obj/util_lines.o
 VKB_PATTERNS := store counter counter_aggregated compaction histogram \
                histogram_shared histogram_u8_cas histogram_u16_cas \
                cas_append bitmask reduce distinct_lines
@@ -61,6 +61,9 @@ $(VKB_B)/vkbench.obj/model_params_csv.o: model/params_csv.c $(VKB_B)/gen/vkb_com
 	$(VKB_CC) $(VKB_CFLAGS) -c -o $@ $<
 
 $(VKB_B)/vkbench.obj/util_num.o: util/num.c $(VKB_B)/gen/vkb_commit.stamp | $(VKB_B)/vkbench.obj
+	$(VKB_CC) $(VKB_CFLAGS) -c -o $@ $<
+
+$(VKB_B)/vkbench.obj/util_lines.o: util/lines.c $(VKB_B)/gen/vkb_commit.stamp | $(VKB_B)/vkbench.obj
 	$(VKB_CC) $(VKB_CFLAGS) -c -o $@ $<
 
 # Only vkb_spirv.c includes the generated header; say so before the

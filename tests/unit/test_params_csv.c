@@ -60,6 +60,13 @@ static void write_then_read(void **state)
     assert_int_equal(pat_csv_cmp(PAT_CSV_SHARED_FIRST, &p, &q), 0);
     field[3] = "x";
     assert_int_equal(pat_csv_read(PAT_CSV_SHARED_FIRST, field, &q), -1);
+    /* out of the table's bounds: refused before the cast, never wrapped */
+    field[3] = "0.1";
+    field[1] = "4294967296"; /* wg: no int */
+    assert_int_equal(pat_csv_read(PAT_CSV_SHARED_FIRST, field, &q), -1);
+    field[1] = "96";
+    field[3] = "1.5"; /* selectivity past 1 */
+    assert_int_equal(pat_csv_read(PAT_CSV_SHARED_FIRST, field, &q), -1);
 
     /* a precision: doubles as %.*g, integers as ever */
     memset(buf, 0, sizeof buf);

@@ -28,6 +28,8 @@
 #include "cpb_host.h"
 #include "cpb_kernels.h"
 #include "cpb_plan.h"
+#include "../../util/lines.h"
+#include "../../util/num.h"
 #include "cpb_pool.h"
 #include "cpb_simd.h"
 
@@ -109,24 +111,51 @@ static int read_results(const char *path, int *workers, uint64_t *n, double *poo
                         double *skip_ns, int *lanes)
 {
     double store0 = NAN, store_skip = NAN, skip_s = 0;
-    FILE *f = fopen(path, "r");
-    char line[512];
     double hist[MAX_LOG2_BINS + 1], zero[MAX_LOG2_BINS + 1], concat = 0;
-    int have = 0;
-    if (!f) {
-        fprintf(stderr, "cpubench: cannot read %s\n", path);
+    int have = 0, got;
+    char err[512];
+    lin_reader in;
+    /* bounded and strict: /dev/zero or a directory is refused, and a row
+     * that is not ten well-formed fields is an error naming its line, not
+     * skipped (a row skipped silently changed the config derived) */
+    if (lin_open_as(&in, path, "CSV", LIN_MAX_LINE, err, sizeof err)) {
+        fprintf(stderr, "cpubench: %s\n", err);
         return -1;
     }
     for (int e = 0; e <= MAX_LOG2_BINS; e++)
         hist[e] = zero[e] = NAN;
-    while (fgets(line, sizeof line, f)) {
-        char what[32];
-        int w, reps;
-        unsigned long long nn;
-        unsigned bins;
-        double s, med, mn, mx, ns; /* the config uses the median (see the top) */
-        if (sscanf(line, "%31[^,],%d,%llu,%u,%lf,%d,%lf,%lf,%lf,%lf", what, &w, &nn, &bins, &s, &reps, &med, &mn, &mx, &ns) != 10)
+    while ((got = lin_next(&in, err, sizeof err)) > 0) {
+        char *line = in.line, *fld[11];
+        int nf = 0;
+        if (!line[0] || line[0] == '#' || !strncmp(line, "measure,", 8))
             continue;
+        for (char *p = line; nf < 11; nf++) {
+            fld[nf] = p;
+            p = strchr(p, ',');
+            if (!p) {
+                nf++;
+                break;
+            }
+            *p++ = 0;
+        }
+        /* measure,workers,n,bins,selectivity,reps,median,min,max,ns_per_element_worker */
+        static const double lo[] = { 0, 1, 0, 0, 0, 1, 0, 0, 0, -HUGE_VAL };
+        static const double hi[] = { 0, 4096, 1099511627776.0, 1073741824.0, 1, 1e9, HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL };
+        double v[10];
+        int bad = nf != 10 || !fld[0][0] || strlen(fld[0]) > 31;
+        for (int i = 1; !bad && i < 10; i++)
+            bad = num_parse_range(fld[i], lo[i], hi[i], i <= 3 || i == 5 ? NUM_INTEGER : 0, &v[i]) != 0;
+        if (bad) {
+            snprintf(err, sizeof err, "%s:%lu: not a row of cpubench's CSV (measure and nine numbers in range)", path,
+                     in.lineno);
+            got = -1;
+            break;
+        }
+        const char *what = fld[0];
+        int w = (int)v[1];
+        unsigned long long nn = (unsigned long long)v[2];
+        unsigned bins = (unsigned)v[3];
+        double s = v[4], med = v[6]; /* the config uses the median (see the top) */
         int e = bins ? __builtin_ctz(bins) : 0;
         *workers = w;
         if (!strcmp(what, "pool_dispatch"))
@@ -150,7 +179,11 @@ static int read_results(const char *path, int *workers, uint64_t *n, double *poo
         else if (!strcmp(what, "store_skip"))
             store_skip = med, skip_s = s, *lanes = (int)bins;
     }
-    fclose(f);
+    lin_close(&in);
+    if (got < 0) {
+        fprintf(stderr, "cpubench: %s\n", err);
+        return -1;
+    }
     if (have != 7) {
         fprintf(stderr, "cpubench: %s lacks the pool, count or compact rows\n", path);
         return -1;
@@ -256,7 +289,7 @@ int cpb_costs_main(int argc, char **argv)
     if (from_csv) {
         if (read_results(from_csv, &workers, &n, &pool_us, &key_ns, &reduce_ns, &compact_ns, &copy_gbps, &zero_big, &merge_big, update,
                          &skip_ns, &lanes))
-            return 1;
+            return 2;
     } else {
         csv = csv_path ? fopen(csv_path, "w") : stdout;
         if (!csv) {

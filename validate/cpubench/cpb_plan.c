@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "../../model/params_csv.h"
+#include "../../util/lines.h"
 
 #define MAX_WORDS 64
 #define LIST_MAX 64
@@ -339,34 +340,46 @@ static int read_line(char *text, int reps, int warmup, uint32_t smem_max, int li
     return expand(&s, reps, warmup, smem_max, line, out, err);
 }
 
+/* The longest plan line read before the bounded reader (an 8 KiB buffer). */
+#define PLAN_MAX_LINE 8190
+
 int cpb_plan_read(const char *path, int reps, int warmup, uint32_t smem_max, cpb_cfg_list *out, char *err)
 {
-    char line[8192], msg[CPB_ERRLEN];
-    int lineno = 0, rc = 0;
-    int is_stdin = !strcmp(path, "-");
-    FILE *f = is_stdin ? stdin : fopen(path, "r");
+    char msg[CPB_ERRLEN];
+    int rc = 0, got;
+    lin_reader in;
     struct stat st;
-    if (!f)
-        return errf(err, "cannot read plan %s: %s", path, strerror(errno));
-    /* fopen opens a directory for reading; say so instead of EISDIR later */
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (!is_stdin)
-            fclose(f);
-        return errf(err, "cannot read plan %s: it is a directory", path);
+    /* stat first: a directory or a device (/dev/zero never ends) is
+     * refused before anything is read; a pipe (--plan <(atomsim plan ...))
+     * and stdin are read within the same bounds as a file */
+    if (strcmp(path, "-")) {
+        if (stat(path, &st))
+            return errf(err, "cannot read plan %s: %s", path, strerror(errno));
+        if (S_ISDIR(st.st_mode))
+            return errf(err, "cannot read plan %s: it is a directory", path);
+        if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+            return errf(err, "cannot read plan %s: not a regular file", path);
     }
-    while (!rc && fgets(line, sizeof line, f)) {
-        lineno++;
-        if (!strchr(line, '\n') && !feof(f))
-            rc = errf(msg, "line too long");
-        else
-            rc = read_line(line, reps, warmup, smem_max, lineno, out, msg);
+    if (strcmp(path, "-") && S_ISFIFO(st.st_mode)) {
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return errf(err, "cannot read plan %s: %s", path, strerror(errno));
+        lin_attach(&in, f, path, PLAN_MAX_LINE, LIN_MAX_BYTES);
+        in.owns = 1;
+    } else if (lin_open(&in, path, PLAN_MAX_LINE, LIN_MAX_BYTES, msg, sizeof msg)) {
+        return errf(err, "cannot read plan %s", msg);
+    }
+    /* a long line or a NUL byte is refused with its line, never cut */
+    while (!rc && (got = lin_next(&in, err, CPB_ERRLEN)) != 0) {
+        if (got < 0) {
+            rc = -1;
+            break;
+        }
+        rc = read_line(in.line, reps, warmup, smem_max, (int)in.lineno, out, msg);
         if (rc)
-            errf(err, "%s:%d: %s", path, lineno, msg);
+            errf(err, "%s:%lu: %s", path, in.lineno, msg);
     }
-    if (!rc && ferror(f))
-        rc = errf(err, "cannot read plan %s: %s", path, strerror(errno));
-    if (!is_stdin)
-        fclose(f);
+    lin_close(&in);
     return rc;
 }
 

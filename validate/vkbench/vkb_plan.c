@@ -6,6 +6,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "../../util/lines.h"
 
 #include "vkb_args.h"
 #include "vkb_common.h"
@@ -41,27 +44,46 @@ static int read_line(const char *path, int lineno, char *text, int reps,
     return VKB_OK;
 }
 
+/* The longest plan line read before the bounded reader (an 8 KiB buffer). */
+#define PLAN_MAX_LINE 8190
+
 int vkb_plan_read(const char *path, int reps, int warmup, vkb_cfg_list *out,
                   char *err)
 {
-    char line[8192];
-    int lineno = 0, rc = VKB_OK;
-    FILE *f = fopen(path, "r");
+    char msg[VKB_ERRLEN];
+    int rc = VKB_OK, got;
+    lin_reader in;
+    struct stat st;
 
-    if (!f)
+    /* stat first: a directory or a device (/dev/zero never ends) is
+     * refused before anything is read; a pipe (--plan <(atomsim plan ...))
+     * is read within the same bounds as a file: a long line or a NUL byte
+     * is an error with its line, never cut or read up to the NUL */
+    if (stat(path, &st))
         return vkb_errf(err, VKB_EUSAGE, "cannot read plan %s: %s", path,
                         strerror(errno));
-    while (rc == VKB_OK && fgets(line, sizeof line, f)) {
-        lineno++;
-        if (!strchr(line, '\n') && !feof(f))
-            rc = vkb_errf(err, VKB_EUSAGE, "%s:%d: line too long", path,
-                          lineno);
-        else
-            rc = read_line(path, lineno, line, reps, warmup, out, err);
+    if (S_ISFIFO(st.st_mode)) {
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return vkb_errf(err, VKB_EUSAGE, "cannot read plan %s: %s",
+                            path, strerror(errno));
+        lin_attach(&in, f, path, PLAN_MAX_LINE, LIN_MAX_BYTES);
+        in.owns = 1;
+    } else if (!S_ISREG(st.st_mode)) {
+        return vkb_errf(err, VKB_EUSAGE, "cannot read plan %s: %s", path,
+                        S_ISDIR(st.st_mode) ? "it is a directory"
+                                            : "not a regular file");
+    } else if (lin_open_as(&in, path, "plan", PLAN_MAX_LINE, msg,
+                           sizeof msg)) {
+        return vkb_errf(err, VKB_EUSAGE, "%s", msg);
     }
-    if (rc == VKB_OK && ferror(f))
-        rc = vkb_errf(err, VKB_EUSAGE, "cannot read plan %s: %s", path,
-                      strerror(errno));
-    fclose(f);
+    while (rc == VKB_OK && (got = lin_next(&in, msg, sizeof msg)) != 0) {
+        if (got < 0) {
+            rc = vkb_errf(err, VKB_EUSAGE, "%s", msg);
+            break;
+        }
+        rc = read_line(path, (int)in.lineno, in.line, reps, warmup, out, err);
+    }
+    lin_close(&in);
     return rc;
 }
