@@ -58,8 +58,6 @@ struct opt_spec {
     int max_count;             /* list: most values */
     int *count;                /* list: values so far */
     const char *noun;          /* list: what its values are, for "at most N <noun>" */
-    int once;                  /* kept for old tables: every option but a list or a
-                                * `repeat` one is refused when given twice */
     int repeat;                /* call: may be given more than once (its callback
                                 * gathers the values: sweep's --vary) */
     opt_call_fn call;
