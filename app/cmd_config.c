@@ -44,6 +44,13 @@ int cmd_config(int argc, char **argv)
         cli_error("config", "--format markdown is the option table's (without --dump); --dump writes text or json");
         return 2;
     }
+    if (!dump && (a.config_path || a.override_count)) {
+        /* the option table reads no config: a --config it ignored (even a
+         * missing one) would look like a check that passed */
+        cli_error("config", "%s goes with --dump (without it, config prints the option table)",
+                  a.config_path ? "--config" : "-p");
+        return 2;
+    }
     if (!dump) {
         if (markdown)
             cfgrep_options_markdown(stdout);

@@ -98,7 +98,7 @@ int cmd_export(int argc, char **argv)
         OPT_FLAG("count", &x.count_only, .given = sim),
         OPT_FLAG("list", &x.list, .given = sim),
         OPT_FLAG("no-progress", &x.no_progress),
-        OPT_STRING("reuse-config", &x.reuse_config, .once = 1, .given = sim),
+        OPT_STRING("reuse-config", &x.reuse_config, .given = sim),
         OPT_LIST("reuse", x.reuse, &x.nreuse, XR_MAX_REUSE, .noun = "parts", .given = sim),
         OPT_END,
     };

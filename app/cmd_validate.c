@@ -100,21 +100,25 @@ int cmd_validate(int argc, char **argv)
         val_dataset_free(&d);
         return 2;
     }
+    /* one way out, so that an early error frees what a late one does */
+    int status = 2;
     unsigned char *keep = calloc(d.count ? d.count : 1, 1);
     val_prediction *pr = calloc(d.count ? d.count : 1, sizeof *pr);
     if (!keep || !pr) {
         cli_error("validate", "out of memory");
-        return 1;
+        status = 1;
+        goto done;
     }
     if (!val_select(&d, only, split_path ? &split : NULL, rows, keep)) {
         cli_error("validate", "no rows of %s match --only %s / --split %s --rows", data, only ? only : "(all)",
                   split_path ? split_path : "(none)");
-        return 2;
+        goto done;
     }
     if (val_predict_kept(&cfg, &d, keep, a.engine == CLI_ENGINE_MODEL ? cli_model_engine : cli_sim_engine, jobs, pr,
                          err)) {
         cli_error("validate", "%s", err);
-        return 1;
+        status = 1;
+        goto done;
     }
     const char *engine = a.engine == CLI_ENGINE_MODEL ? "model" : "sim";
     if (a.format == CLI_FORMAT_CSV && summary)
@@ -125,9 +129,10 @@ int cmd_validate(int argc, char **argv)
         vrep_summary_text(&d, pr, keep, data, cfg.path, engine, tie_pct / 100, (enum val_axis)by, (size_t)worst);
     val_summary all;
     val_summarize(&d, pr, keep, -1, 0, &all);
-    int fail = vrep_past_thresholds(&all, max_median, max_p90, min_spearman);
+    status = vrep_past_thresholds(&all, max_median, max_p90, min_spearman);
+done:
     free(keep);
     free(pr);
     val_dataset_free(&d);
-    return fail;
+    return status;
 }

@@ -6,6 +6,7 @@
 
 #include "../model/dispatch_query.h"
 #include "../model/params.h"
+#include "../util/esc.h"
 #include "args.h"
 
 static const char *band_text(const tbl_answer *a, char *buf, size_t len)
@@ -62,9 +63,15 @@ void dpr_json(FILE *f, const tbl_table *t, const tbl_answer *a)
            dsp_target_name(a->d.cost_target), dsp_target_name(a->d.seed_target), dsp_reason_name(a->d.seed_reason));
     fprintf(f, "  \"density_fraction\": %.6g,\n  \"penalty\": %.6g,\n  \"inhibited\": %s,\n  \"extrapolated\": %s,\n",
            a->density_fraction, a->d.penalty, a->d.inhibited ? "true" : "false", a->extrapolated ? "true" : "false");
-    fprintf(f, "  \"data_on\": \"%s\",\n  \"source\": \"%s\",\n  \"gpu\": \"%s\",\n  \"config_hash\": \"%s\",\n",
-           dsp_data_on_name(a->data_on), source_name(a->source), tbl_gpu_name(t), tbl_config_hash(t));
-    fprintf(f, "  \"trust\": \"%s\",\n  \"cpu\": \"%s\"\n}\n", tbl_gpu_trust(t), tbl_cpu_name(t));
+    fprintf(f, "  \"data_on\": \"%s\",\n  \"source\": \"%s\",\n", dsp_data_on_name(a->data_on), source_name(a->source));
+    /* the table's strings are whatever its file held: escaped */
+    static const char *const keys[4] = { "gpu", "config_hash", "trust", "cpu" };
+    const char *const vals[4] = { tbl_gpu_name(t), tbl_config_hash(t), tbl_gpu_trust(t), tbl_cpu_name(t) };
+    for (int k = 0; k < 4; k++) {
+        fprintf(f, "  \"%s\": ", keys[k]);
+        esc_json(f, vals[k]);
+        fputs(k < 3 ? ",\n" : "\n}\n", f);
+    }
 }
 
 void dpr_csv_header(FILE *f)

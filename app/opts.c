@@ -77,10 +77,6 @@ static int apply(const opt_spec *s, const char *flag, const char *arg, char err[
         *s->i = 1;
         break;
     case OPT_K_STRING:
-        if (s->once && *s->s) {
-            snprintf(err, CFG_ERR_MAX, "%s is given twice", flag);
-            return -1;
-        }
         *s->s = arg;
         break;
     case OPT_K_LIST:
@@ -199,13 +195,27 @@ static void flag_text(const struct option *lo, int longindex, int code, char *bu
         snprintf(buf, len, "-%c", code);
 }
 
+/* 1 for an option that gathers values (opts.h): the rest are refused the
+ * second time. */
+static int repeatable(const opt_spec *s)
+{
+    return s->kind == OPT_K_LIST || (s->kind == OPT_K_CALL && s->repeat);
+}
+
 int opt_parse(const opt_cmd *c, int argc, char **argv)
 {
     struct option lo[2 * CLI_MAX_LONGOPTS];
     char shorts[64], flag[80], err[CFG_ERR_MAX], see[120];
     int nspecs = 0, code, longindex;
+    /* which options were given: the command's by index, the common ones by
+     * code (CLI_OPT_CONFIG..: args.h) */
+    unsigned char seen_spec[3 * CLI_MAX_LONGOPTS] = { 0 }, seen_common[2 * CLI_MAX_LONGOPTS] = { 0 };
     while (c->specs[nspecs].name)
         nspecs++;
+    if (nspecs > (int)sizeof seen_spec) {
+        cli_error(c->name, "internal: %d options (at most %zu)", nspecs, sizeof seen_spec);
+        return 2;
+    }
     build(c, lo, (int)(sizeof lo / sizeof lo[0]), shorts, sizeof shorts);
     if (c->see)
         snprintf(see, sizeof see, "%s", c->see);
@@ -229,6 +239,10 @@ int opt_parse(const opt_cmd *c, int argc, char **argv)
             if (c->specs[i].short_name && c->specs[i].short_name == code)
                 s = &c->specs[i];
         if (s) {
+            if (seen_spec[s - c->specs]++ && !repeatable(s)) {
+                cli_error(c->name, "%s is given twice (it takes one value)", flag);
+                return 2;
+            }
             if (apply(s, flag, optarg, err)) {
                 cli_error(c->name, "%s", err);
                 return 2;
@@ -242,6 +256,11 @@ int opt_parse(const opt_cmd *c, int argc, char **argv)
         }
         if (code != 'p' && !common_taken(c, code)) {
             cli_error(c->name, "%s: %s", flag, c->refused);
+            return 2;
+        }
+        if (code != 'p' && code >= CLI_OPT_CONFIG && code - CLI_OPT_CONFIG < (int)sizeof seen_common &&
+            seen_common[code - CLI_OPT_CONFIG]++) {
+            cli_error(c->name, "%s is given twice (it takes one value)", flag);
             return 2;
         }
         int rc = cli_common_opt(c->args, code, optarg, err);

@@ -58,7 +58,8 @@ struct opt_spec {
     int max_count;             /* list: most values */
     int *count;                /* list: values so far */
     const char *noun;          /* list: what its values are, for "at most N <noun>" */
-    int once;                  /* string (starting NULL): a second one is an error */
+    int repeat;                /* call: may be given more than once (its callback
+                                * gathers the values: sweep's --vary) */
     opt_call_fn call;
     void *ctx;
     int has_arg;               /* call: takes an argument */
@@ -110,7 +111,12 @@ typedef struct opt_cmd {
     int *positional;
 } opt_cmd;
 
-/* opt_parse's "go on": anything else is the command's exit status (0
+/* Every option is given at most once ("--config is given twice", exit 2):
+ * a second value used to replace the first silently.  The exceptions take
+ * several values and say so in --help: OPT_LIST (-p, --residuals), a call
+ * with .repeat = 1 (sweep's --vary), and -p, the common overrides.
+ *
+ * opt_parse's "go on": anything else is the command's exit status (0
  * after --help, 2 after a bad option, its line printed). */
 #define OPT_GO (-1)
 int opt_parse(const opt_cmd *c, int argc, char **argv);

@@ -34,6 +34,9 @@
 #define SWP_MAX_GROUPS 4096
 #define SWP_MAX_ROWS 10000000ull
 #define SWP_MAX_AXIS_VALUES 1000000u
+/* Steps one range a..b:xF or a..b:+S may take, repeats included: 1..2^20
+ * with step 1 takes a million */
+#define SWP_MAX_RANGE_STEPS 4000000u
 
 typedef struct swp_spec swp_spec;
 typedef struct swp_plan swp_plan;

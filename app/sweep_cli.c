@@ -142,7 +142,7 @@ int swp_cli_parse(swp_cli *c, int argc, char **argv, int study)
     specs[n++] = (opt_spec)OPT_LIST("p", c->overrides, &c->override_count, CLI_MAX_OVERRIDES, .short_name = 'p',
                                     .noun = "overrides");
     specs[n++] = (opt_spec)OPT_CHOICE("format", &format, opt_format_choices, .given = &c->format_given);
-    specs[n++] = (opt_spec)OPT_CALL("vary", 1, vary_arg, c);
+    specs[n++] = (opt_spec)OPT_CALL("vary", 1, vary_arg, c, .repeat = 1);
     specs[n++] = (opt_spec)OPT_CALL("points", 1, points_arg, c);
     specs[n++] = (opt_spec)OPT_JOBS(&c->run.jobs);
     specs[n++] = (opt_spec)OPT_CALL("shard", 1, shard_arg, c);

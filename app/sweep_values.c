@@ -185,9 +185,23 @@ static int expand_range(const char *key, enum swp_kind kind, char *el, char *dot
         snprintf(err, CFG_ERR_MAX, "%s: an arithmetic range needs a step > 0", key);
         return -1;
     }
+    /* A step the double cannot take (0.5 + 1e-17 is 0.5) never reaches b,
+     * and a tiny one takes ~1e16 steps that print alike and are dropped as
+     * repeats: count the steps before taking them, and cap the loop too. */
+    const char *st = step ? step : "+1";
+    if (b > a && (geometric ? a * f == a : a + f == a)) {
+        snprintf(err, CFG_ERR_MAX, "%s: step ':%s' does not move the value from %s", key, st, lo);
+        return -1;
+    }
+    double steps = b > a ? (geometric ? log(b / a) / log(f) : (b - a) / f) : 0;
+    if (!(steps <= SWP_MAX_RANGE_STEPS)) {
+        snprintf(err, CFG_ERR_MAX, "%s: range '%s..%s:%s' takes %.3g steps (at most %u): a step too small for the range",
+                 key, lo, hi, st, steps, SWP_MAX_RANGE_STEPS);
+        return -1;
+    }
     double limit = b + fabs(b) * 1e-9 + 1e-12;
     char buf[64], prev[64] = "";
-    for (unsigned long long i = 0;; i++) {
+    for (unsigned long long i = 0; i <= (unsigned long long)SWP_MAX_RANGE_STEPS + 1; i++) {
         double v = geometric ? a * pow(f, (double)i) : a + (double)i * f;
         if (v > limit)
             break;

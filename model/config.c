@@ -64,6 +64,14 @@ int cfg_set(cfg_config *cfg, const cfg_option *o, const char *value, char err[CF
             snprintf(err, CFG_ERR_MAX, "%s.%s: value longer than %d characters", o->section, o->key, CFG_NAME_MAX - 1);
             return -1;
         }
+        /* an INI file cannot carry a line break or a control character back:
+         * config --dump would write a different config */
+        for (const char *c = value; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+                snprintf(err, CFG_ERR_MAX, "%s.%s: a control character (byte %d) in the value", o->section, o->key,
+                         (unsigned char)*c);
+                return -1;
+            }
         strcpy(field(cfg, o), value);
         return 0;
     case CFG_BOOL:
@@ -339,6 +347,11 @@ uint64_t cfg_hash(const cfg_config *cfg)
         /* a label says what the config is, not what it computes: a table
          * made before the label was added keeps its hash */
         if (opts[i].source == CFG_SRC_LABEL)
+            continue;
+        /* the memory budget refuses a run before it starts and changes no
+         * number of one that runs (export fails rather than fill a cell
+         * from the model): the committed tables' parts keep their hash */
+        if (opts[i].offset == offsetof(cfg_config, sim.max_memory_mb))
             continue;
         int len = snprintf(buf, sizeof buf, "%s.%s=", opts[i].section, opts[i].key);
         cfg_format(cfg, &opts[i], buf + len, sizeof buf - (size_t)len);

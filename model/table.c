@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <math.h>
 #include <stdio.h>
@@ -111,6 +112,55 @@ static int fail(char err[CFG_ERR_MAX], const char *pattern, const char *what)
     return -1;
 }
 
+/* A pattern parameter's values (an axis, or `fixed`) within the bounds a
+ * run takes (model/params.c's table), whole where the parameter is: a
+ * table is a file anyone can edit, and a wg of 0.5 or an n of 1e300 would
+ * reach the occupancy rule and the casts below. */
+static int param_range(const double *v, size_t count, const char *param, char err[CFG_ERR_MAX], const char *pattern)
+{
+    const pat_param_desc *d = pat_param_find(param);
+    if (!d)
+        return 0;
+    int whole = d->type != PP_DOUBLE;
+    for (size_t i = 0; i < count; i++)
+        if (!(v[i] >= d->min && v[i] <= d->max) || (whole && v[i] != floor(v[i]))) {
+            snprintf(err, CFG_ERR_MAX, "table: pattern %s: %s %.17g is not %s in [%g, %g]", pattern, param, v[i],
+                     whole ? "a whole number" : "a number", d->min, d->max);
+            return -1;
+        }
+    return 0;
+}
+
+/* The optional counts and fixed values a pattern entry states: when there,
+ * they must agree with its axes and the parameters' bounds. */
+static int load_stated(const tbl_pattern *tp, const cJSON *p, const char *name, char err[CFG_ERR_MAX])
+{
+    static const char *const counts[2] = { "cell_count", "host_cell_count" };
+    const size_t want[2] = { tp->cells, tp->host_cells };
+    for (int k = 0; k < 2; k++) {
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(p, counts[k]);
+        if (c && (!cJSON_IsNumber(c) || c->valuedouble != (double)want[k])) {
+            snprintf(err, CFG_ERR_MAX, "table: pattern %s: %s is not %zu, the product of its axes' counts", name,
+                     counts[k], want[k]);
+            return -1;
+        }
+    }
+    const cJSON *fixed = cJSON_GetObjectItemCaseSensitive(p, "fixed"), *x;
+    if (fixed && !cJSON_IsObject(fixed))
+        return fail(err, name, "fixed is not an object");
+    cJSON_ArrayForEach(x, fixed)
+    {
+        if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble) || !pat_param_find(x->string))
+            return fail(err, name, "fixed holds something that is not a pattern parameter's number");
+        if (param_range(&x->valuedouble, 1, x->string, err, name))
+            return -1;
+    }
+    const cJSON *cas = cJSON_GetObjectItemCaseSensitive(p, "uses_cas");
+    if (cas && !cJSON_IsBool(cas))
+        return fail(err, name, "uses_cas is not true or false");
+    return 0;
+}
+
 static int load_axes(tbl_pattern *tp, const cJSON *axes, const char *name, char err[CFG_ERR_MAX])
 {
     unsigned seen = 0;
@@ -138,6 +188,8 @@ static int load_axes(tbl_pattern *tp, const cJSON *axes, const char *name, char 
         for (int i = 0; i < count; i++)
             if ((i && !(tp->values[a][i] > tp->values[a][i - 1])) || (tp->log2[a] && !(tp->values[a][i] > 0)))
                 return fail(err, name, "an axis is not increasing (or a log2 axis not positive)");
+        if (param_range(tp->values[a], (size_t)count, an->valuestring, err, name))
+            return -1;
         tp->cells *= (size_t)count;
         if (!tp->gpu_only[a])
             tp->host_cells *= (size_t)count;
@@ -164,7 +216,7 @@ static int load_bands(tbl_pattern *tp, const cJSON *bands, const char *name, cha
                 return fail(err, name, "an error band lacks a non-negative number");
             v[k] = x->valuedouble;
         }
-        if (!(v[0] < v[1]) || !(v[3] > 0 && v[3] <= v[4] && v[4] <= v[5]) || v[2] != floor(v[2]))
+        if (!(v[0] < v[1]) || !(v[3] > 0 && v[3] <= v[4] && v[4] <= v[5]) || v[2] != floor(v[2]) || v[2] > INT_MAX)
             return fail(err, name, "an error band is out of order");
         exp_band *eb = &tp->bands[tp->band_count++];
         *eb = (exp_band){ v[0], v[1], (int)v[2], v[3], v[4], v[5] };
@@ -190,6 +242,8 @@ static int load_pattern(tbl_table *t, const cJSON *p, char err[CFG_ERR_MAX])
         return -1;
     if (!cJSON_IsObject(cells) || !cJSON_IsObject(host))
         return fail(err, nm, "lacks cells or host_cells");
+    if (load_stated(tp, p, nm, err))
+        return -1;
     tp->uses_cas = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "uses_cas"));
     if (!(tp->gpu_us = number_array(cJSON_GetObjectItemCaseSensitive(cells, "gpu_us"), tp->cells, 0)))
         return fail(err, nm, "cells.gpu_us is not one non-negative number a cell");
@@ -217,6 +271,14 @@ static int load_pattern(tbl_table *t, const cJSON *p, char err[CFG_ERR_MAX])
     return 0;
 }
 
+/* 1 when v is within the config key's bounds (the option table's): the
+ * table's policy and limits came from a config that had to be. */
+static int within_option(const char *section, const char *key, double v)
+{
+    const cfg_option *o = cfg_find(section, key);
+    return o && v >= o->min && v <= o->max;
+}
+
 static int load_policy(tbl_table *t, const cJSON *disp, char err[CFG_ERR_MAX])
 {
     const cJSON *rule = cJSON_GetObjectItemCaseSensitive(disp, "rule");
@@ -232,7 +294,9 @@ static int load_policy(tbl_table *t, const cJSON *disp, char err[CFG_ERR_MAX])
         dsp_data_on_from_name(on->valuestring, &pol->data_on) || !cJSON_IsNumber(hl) || !cJSON_IsNumber(bw) ||
         !cJSON_IsNumber(ps) || !cJSON_IsNumber(in) || !cJSON_IsBool(ic) || !(hl->valuedouble >= 0) ||
         !isfinite(hl->valuedouble) || !(bw->valuedouble > 0) || !isfinite(bw->valuedouble) ||
-        !(ps->valuedouble >= 0 && ps->valuedouble <= in->valuedouble && in->valuedouble <= 1)) {
+        !(ps->valuedouble >= 0 && ps->valuedouble <= in->valuedouble && in->valuedouble <= 1) ||
+        !within_option("dispatch", "host_launch_us", hl->valuedouble) ||
+        !within_option("dispatch", "pcie_bandwidth_gbps", bw->valuedouble)) {
         snprintf(err, CFG_ERR_MAX, "table: the dispatch policy is malformed or out of range");
         return -1;
     }
@@ -263,9 +327,7 @@ static int load_occupancy(tbl_table *t, const cJSON *gpu, char err[CFG_ERR_MAX])
     cfg_defaults(&t->occ);
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(sec, keys[i].key);
-        int min = i == 5 ? 0 : 1;
-        if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < min ||
-            v->valuedouble > 1 << 24) {
+        if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || !within_option("gpu", keys[i].key, v->valuedouble)) {
             snprintf(err, CFG_ERR_MAX, "table: gpu.config.gpu.%s is missing or out of range", keys[i].key);
             return -1;
         }

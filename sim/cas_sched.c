@@ -9,19 +9,41 @@
 
 /* The waiting rooms, for nwarps resident warps: only for a pattern that
  * issues compare-and-swaps under l2.cas_service = random or class. */
-int ms_cas_open(mem_sys *m, const sim_layout *lay, int nwarps, uint64_t seed)
+/* Requests one warp's compare-and-swap may have waiting: one a line of
+ * the largest atomic buffer, at most one a lane. */
+static int req_per_warp(const cfg_config *cfg, const sim_layout *lay)
 {
-    m->cas_random = 1;
-    uint64_t lines = 1;
+    uint64_t lines = 1, line_bytes = (uint64_t)cfg->coalesce.line_bytes;
     for (int b = 0; b < lay->count; b++)
         if (lay->buf[b].atomic) {
             uint64_t bytes = (lay->buf[b].words ? lay->buf[b].words : 1) * 4ull * (lay->buf[b].stride_words ? lay->buf[b].stride_words : 1);
-            uint64_t l = (bytes + (uint64_t)m->line_bytes - 1) / (uint64_t)m->line_bytes;
+            uint64_t l = (bytes + line_bytes - 1) / line_bytes;
             if (l > lines)
                 lines = l;
         }
-    int lanes = m->cfg->gpu.subgroup_size < SIM_MAX_LANES ? m->cfg->gpu.subgroup_size : SIM_MAX_LANES;
-    m->req_per_warp = lines < (uint64_t)lanes ? (int)lines : lanes;
+    int lanes = cfg->gpu.subgroup_size < SIM_MAX_LANES ? cfg->gpu.subgroup_size : SIM_MAX_LANES;
+    return lines < (uint64_t)lanes ? (int)lines : lanes;
+}
+
+double ms_cas_estimate(const cfg_config *cfg, const sim_layout *lay, int nwarps, int *allocs)
+{
+    size_t per = (size_t)cfg->l2.cas_sources, nslices = (size_t)cfg->l2.slice_count;
+    double pool = (double)nwarps * req_per_warp(cfg, lay);
+    double bytes = pool * sizeof(cas_req) +
+                   (double)nwarps * (sizeof(int) + sizeof(const sim_op *) + sizeof(uint32_t *) + sizeof(double)) +
+                   (double)nslices * per * 4 * sizeof(int);
+    *allocs += 6;
+    if (cfg->l2.cas_service == CFG_CAS_CLASS) {
+        bytes += (double)nslices * per;
+        *allocs += 1;
+    }
+    return bytes;
+}
+
+int ms_cas_open(mem_sys *m, const sim_layout *lay, int nwarps, uint64_t seed)
+{
+    m->cas_random = 1;
+    m->req_per_warp = req_per_warp(m->cfg, lay);
     size_t pool = (size_t)nwarps * (size_t)m->req_per_warp;
     m->nsources = m->cfg->l2.cas_sources; /* at most sm_count (cfg_validate) */
     size_t per = (size_t)m->nsources;

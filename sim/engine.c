@@ -15,7 +15,10 @@
 #include <string.h>
 
 
-int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out, char err[CFG_ERR_MAX])
+/* The checks a run's parameters pass against the config, and the engine's
+ * sizes and the pattern's layout: everything before the first allocation
+ * that grows with the run.  Returns 0, or 2 with err set (bad input). */
+static int prepare(const cfg_config *cfg, const pat_params *p, sim_engine **out, sim_layout *lay, char err[CFG_ERR_MAX])
 {
     *out = NULL;
     if (pat_check(p, err, CFG_ERR_MAX))
@@ -55,6 +58,7 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     e->wg_total = (p->n + (uint64_t)p->wg - 1) / (uint64_t)p->wg;
     e->nslots = e->sm_count * occ;
     e->nwarps = e->nslots * warps_per_wg;
+    e->port_cap = occ * warps_per_wg;
     e->ctx.cfg = &e->cfg;
     e->ctx.p = &e->p;
     e->ctx.lanes = cfg->gpu.subgroup_size;
@@ -66,12 +70,80 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     e->smem_words_alloc = e->ctx.smem_words ? (int)e->ctx.smem_words : 1;
     e->budget = cfg->sim.max_events;
 
-    sim_layout lay;
-    memset(&lay, 0, sizeof lay);
-    int rc = e->pat->setup(&e->ctx, &lay, err);
-    if (rc) {
+    memset(lay, 0, sizeof *lay);
+    if (e->pat->setup(&e->ctx, lay, err)) {
         free(e);
         return 2;
+    }
+    e->nslices = cfg->l2.slice_count;
+    *out = e;
+    return 0;
+}
+
+/* The glibc overhead an allocation may carry beyond its bytes: a chunk
+ * header, or a page for one large enough to be mapped on its own. */
+#define ENG_ALLOC_OVERHEAD (4096.0 + 64.0)
+
+/* Every byte sim_engine_open and a run allocate, counted at their
+ * allocation sites (below, memsys.c, cas_sched.c and the histograms'
+ * functional check: keep them in step), each allocation with its
+ * overhead: an upper bound, held to the allocator by tests/unit/
+ * test_engine_memory.c. */
+static double estimate(const sim_engine *e, const sim_layout *lay)
+{
+    double nw = e->nwarps, ns = e->nslots, sms = e->sm_count;
+    int allocs = 21;
+    double bytes = sizeof *e + ns * sizeof(wg_slot) + nw * (sizeof(sim_warp) + sizeof(sim_op)) +
+                   nw * 5 * sizeof(double) /* warp_mem_done, bar_arrive, cas_ready, port_arrive, warp_left */ +
+                   nw * (1 + 3 * sizeof(int)) /* pending; warp_slot, warp_sm, warp_sched */ +
+                   sms * 2 * sizeof(int) + sms * (double)e->port_cap * sizeof(int) +
+                   sms * e->schedulers * sizeof(double) + sms * 2 * sizeof(double) +
+                   ns * e->smem_words_alloc * sizeof(uint32_t) + (nw + ns + e->nslices) * sizeof(event);
+    bytes += mem_estimate(&e->cfg, lay, e->nwarps, &allocs);
+    switch (e->p.pattern) { /* sim_histogram_reference: one count a bin, during the check */
+    case PAT_HISTOGRAM:
+    case PAT_HISTOGRAM_SHARED:
+    case PAT_HISTOGRAM_U8_CAS:
+    case PAT_HISTOGRAM_U16_CAS:
+        bytes += (double)e->p.bins * sizeof(uint32_t);
+        allocs++;
+        break;
+    default:
+        break;
+    }
+    return bytes + allocs * ENG_ALLOC_OVERHEAD;
+}
+
+int sim_engine_estimate(const cfg_config *cfg, const pat_params *p, double *bytes, char err[CFG_ERR_MAX])
+{
+    sim_engine *e;
+    sim_layout lay;
+    int rc = prepare(cfg, p, &e, &lay, err);
+    if (rc)
+        return rc;
+    *bytes = estimate(e, &lay);
+    free(e);
+    return 0;
+}
+
+int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out, char err[CFG_ERR_MAX])
+{
+    sim_engine *e;
+    sim_layout lay;
+    int rc = prepare(cfg, p, &e, &lay, err);
+    *out = NULL;
+    if (rc)
+        return rc;
+    /* a budget, as sim.max_events is: the run fails (1) and names it, before
+     * it allocates (n = 2^30 used to take 5.3 GB without a word) */
+    double need = estimate(e, &lay), limit = cfg->sim.max_memory_mb * 1048576.0;
+    if (need > limit) {
+        snprintf(err, CFG_ERR_MAX,
+                 "memory budget sim.max_memory_mb=%.0f exceeded: this run needs an estimated %.0f MB "
+                 "(raise it with -p sim.max_memory_mb=...)",
+                 cfg->sim.max_memory_mb, ceil(need / 1048576.0));
+        free(e);
+        return 1;
     }
     e->slots = calloc((size_t)e->nslots, sizeof *e->slots);
     e->warps = calloc((size_t)e->nwarps, sizeof *e->warps);
@@ -81,7 +153,6 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     e->cas_ready = calloc((size_t)e->nwarps, sizeof(double));
     e->pending = calloc((size_t)e->nwarps, 1);
     e->port_arrive = calloc((size_t)e->nwarps, sizeof(double));
-    e->port_cap = occ * warps_per_wg;
     e->port_waiting = calloc((size_t)e->sm_count, sizeof(int));
     e->port_head = calloc((size_t)e->sm_count, sizeof(int));
     e->port_fifo = calloc((size_t)e->sm_count * (size_t)e->port_cap, sizeof(int));
@@ -89,17 +160,18 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
     e->warp_sm = malloc((size_t)e->nwarps * sizeof(int));
     e->warp_sched = malloc((size_t)e->nwarps * sizeof(int));
     for (int w = 0; e->warp_slot && e->warp_sm && e->warp_sched && w < e->nwarps; w++) {
-        e->warp_slot[w] = w / warps_per_wg;
-        e->warp_sm[w] = e->warp_slot[w] / occ;
+        e->warp_slot[w] = w / e->warps_per_wg;
+        e->warp_sm[w] = e->warp_slot[w] / e->wg_per_sm;
         /* warps of the SM share its schedulers by their slot on the SM */
         e->warp_sched[w] = e->warp_sm[w] * e->schedulers + (w % e->port_cap) % e->schedulers;
     }
     e->sched_free = calloc((size_t)e->sm_count * (size_t)e->schedulers, sizeof(double));
     e->warp_launch_free = calloc((size_t)e->sm_count, sizeof(double));
     e->warp_left = calloc((size_t)e->nwarps, sizeof(double));
+    int occ = e->wg_per_sm;
     e->split_exit_on = cfg->launch.split_exit_cycles > 0 && occ >= cfg->launch.split_exit_min_wg_per_sm &&
                        occ <= cfg->launch.split_exit_max_wg_per_sm &&
-                       (int64_t)occ * smem_bytes <= (int64_t)cfg->launch.split_exit_smem_max_bytes;
+                       (int64_t)occ * pat_smem_bytes(p) <= (int64_t)cfg->launch.split_exit_smem_max_bytes;
     e->sender_linger = 2 * cfg->xbar.latency_cycles;
     e->smem_free = calloc((size_t)e->sm_count, sizeof(double));
     e->smem = calloc((size_t)e->nslots * (size_t)e->smem_words_alloc, sizeof(uint32_t));

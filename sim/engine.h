@@ -18,8 +18,15 @@ typedef struct sim_engine sim_engine;
 
 /* Checks the parameters against the config (workgroup size, shared memory,
  * occupancy) and allocates everything the run needs: the event loop itself
- * never allocates.  Returns 0, or 2 with err set (bad input). */
+ * never allocates.  Returns 0, 2 with err set (bad input) or 1 (over the
+ * memory budget, below). */
 int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out, char err[CFG_ERR_MAX]);
+/* Before allocating, open estimates every byte the run will hold (an upper
+ * bound: its allocation sites counted, each with the allocator's overhead)
+ * and fails with 1 and the estimate named when it passes
+ * sim.max_memory_mb, a budget as sim.max_events is.  The same estimate
+ * without opening: 0, or 2 with err set (bad input). */
+int sim_engine_estimate(const cfg_config *cfg, const pat_params *p, double *bytes, char err[CFG_ERR_MAX]);
 
 /* Simulates the dispatch and checks the functional result.  Returns 0, or 1
  * when the run failed (event budget exceeded, wrong result): see error. */

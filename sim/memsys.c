@@ -117,6 +117,23 @@ int mem_open(const cfg_config *cfg, const sim_layout *lay, int nwarps, uint64_t 
     return 0;
 }
 
+double mem_estimate(const cfg_config *cfg, const sim_layout *lay, int nwarps, int *allocs)
+{
+    double nslices = cfg->l2.slice_count;
+    uint64_t sets = (uint64_t)(cfg->l2.size_bytes / cfg->coalesce.line_bytes) / L2_WAYS;
+    double bytes = sizeof(mem_sys) + nslices * sizeof(slice) + (double)cfg->gpu.sm_count * sizeof(double) +
+                   (double)(sets ? sets : 1) * sizeof(l2_set) + nslices * cfg->l2.queue_depth_requests * sizeof(double);
+    *allocs += 4 + cfg->l2.slice_count;
+    for (int b = 0; b < lay->count; b++) {
+        double words = lay->buf[b].words ? (double)lay->buf[b].words : 1;
+        bytes += words * (sizeof(uint32_t) + 1 + (lay->buf[b].atomic ? sizeof(double) : 0));
+        *allocs += 2 + (lay->buf[b].atomic != 0);
+    }
+    if (lay->cas && cfg->l2.cas_service != CFG_CAS_ARRIVAL)
+        bytes += ms_cas_estimate(cfg, lay, nwarps, allocs);
+    return bytes;
+}
+
 void mem_close(mem_sys *m)
 {
     if (!m)

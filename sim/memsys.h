@@ -16,6 +16,10 @@ typedef struct mem_sys mem_sys;
 int mem_open(const cfg_config *cfg, const sim_layout *lay, int nwarps, uint64_t seed, mem_sys **out,
              char err[CFG_ERR_MAX]);
 void mem_close(mem_sys *m);
+/* The bytes mem_open would allocate for this layout, counted at its
+ * allocation sites (keep them in step), and the number of allocations
+ * added to *allocs; allocates nothing. */
+double mem_estimate(const cfg_config *cfg, const sim_layout *lay, int nwarps, int *allocs);
 
 /* A warp's global atomic issued by SM `sm` at cycle t.  Old values land in
  * ret[lane].  Returns the cycle the last reply reaches the SM; *sent is when

@@ -295,5 +295,8 @@ double ms_send_request(mem_sys *m, int sm, double t, double port, uint64_t line,
 /* cas_sched.c: the waiting rooms of l2.cas_service = random or class;
  * 1 when allocated. */
 int ms_cas_open(mem_sys *m, const sim_layout *lay, int nwarps, uint64_t seed);
+/* The bytes ms_cas_open allocates, and its allocations added to *allocs
+ * (mem_estimate). */
+double ms_cas_estimate(const cfg_config *cfg, const sim_layout *lay, int nwarps, int *allocs);
 
 #endif

@@ -135,11 +135,12 @@ expect "a part merged twice is refused" "is also in" "$A" export "${S[@]}" --mer
 expect "a part left out is refused" "in no part" "$A" export "${S[@]}" --merge "$tmp"/part{1,3}.csv
 "$A" export "${S[@]}" -p l2.slice_count=64 --shard 2/3 --output "$tmp/other2.csv" 2>/dev/null
 expect "a part of another config is refused" "config hash" "$A" export "${S[@]}" --merge "$tmp"/part1.csv "$tmp/other2.csv" "$tmp/part3.csv"
-expect "a part of another scope is refused" "scope" "$A" export "${S[@]}" --sim-wg 64 --merge "$tmp"/part{1,2,3}.csv
+# S with its --sim-wg list replaced (an option given twice is refused)
+expect "a part of another scope is refused" "scope" "$A" export "${S[@]/#64,256/64}" --merge "$tmp"/part{1,2,3}.csv
 head -c -7 "$tmp/part2.csv" >"$tmp/short2.csv"
 expect "a part cut short is refused" "cut short" "$A" export "${S[@]}" --merge "$tmp"/part1.csv "$tmp/short2.csv" "$tmp/part3.csv"
 expect "a file that is not a part is refused" "not a part" "$A" export "${S[@]}" --merge "$tmp/j1.json"
-expect "a grid value the table lacks is refused" "not a grid point" "$A" export "${S[@]}" --sim-wg 100 --count
+expect "a grid value the table lacks is refused" "not a grid point" "$A" export "${S[@]/#64,256/100}" --count
 expect "--shard needs --engine sim" "need --engine sim" "$A" export "${C[@]}" --shard 1/2
 
 # over the event budget: the model's time, marked m

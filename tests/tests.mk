@@ -14,6 +14,12 @@ $(B)/tests/%: tests/unit/%.c $(UNIT_HDR) $(UNIT_LINK_OBJ) $(B)/libatomsim.a | $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(UNIT_LINK_OBJ) $(B)/libatomsim.a $(LDLIBS) -lcmocka
 
+# The memory estimate's test counts every allocation the engine makes.
+$(B)/tests/test_engine_memory: tests/unit/test_engine_memory.c $(UNIT_HDR) $(UNIT_LINK_OBJ) $(B)/libatomsim.a | $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(UNIT_LINK_OBJ) $(B)/libatomsim.a $(LDLIBS) -lcmocka \
+	  -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
+
 test: $(B)/.deps all $(UNIT_BIN) $(B)/cpubench
 	@ATOMSIM=$(B)/atomsim VKBENCH=$(B)/vkbench CPUBENCH=$(B)/cpubench bash tests/run_all.sh $(UNIT_BIN) -- $(E2E_SCRIPTS)
 
