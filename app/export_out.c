@@ -23,6 +23,29 @@ void xo_args_init(xo_args *x)
     xs_scope_defaults(&x->scope);
 }
 
+/* After a writer that returned wrc (0, or failed with err set): the file
+ * renamed into place, or removed; stdout checked.  One line on stderr for
+ * a failure, naming the I/O error where there was one rather than the
+ * writer's guess.  Returns 0 or 1. */
+static int write_end(out_file *of, int wrc, char *err)
+{
+    if (!of) {
+        if (out_stdout_failed("export"))
+            return 1;
+        if (wrc)
+            cli_error("export", "%s", err);
+        return wrc ? 1 : 0;
+    }
+    if (wrc) {
+        out_failed(of, err, CFG_ERR_MAX);
+        out_abort(of);
+    } else
+        wrc = out_commit(of, err, CFG_ERR_MAX);
+    if (wrc)
+        cli_error("export", "%s", err);
+    return wrc ? 1 : 0;
+}
+
 /* Writes the table (with its bands) where --output says.  Takes t. */
 static int write_table(exp_table *t, enum exp_format fmt, const char *out_path, const char *const *residuals,
                        int nresiduals)
@@ -41,18 +64,7 @@ static int write_table(exp_table *t, enum exp_format fmt, const char *out_path, 
     }
     int rc = exp_write(t, fmt, out_path ? of.f : stdout, err);
     exp_free(t);
-    if (rc) {
-        cli_error("export", "%s", err);
-        if (out_path)
-            out_abort(&of);
-        return 1;
-    }
-    if (out_path ? out_commit(&of, err, sizeof err) : out_stdout_failed("export")) {
-        if (out_path)
-            cli_error("export", "%s", err);
-        return 1;
-    }
-    return 0;
+    return write_end(out_path ? &of : NULL, rc, err);
 }
 
 /* The cost of the simulator's cells on stderr, and, with a table, how many
@@ -114,13 +126,9 @@ static int export_sim(const cfg_config *cfg, const cpu_config *cpu, const xo_arg
         } else {
             f = sa->out_path ? of.f : stdout;
             int wrc = xs_part_write(&o.plan, o.begin, o.end, sa->shard_k, sa->shard_n, r.mode == XR_PART, f);
-            if (wrc && sa->out_path)
-                out_abort(&of);
-            if (wrc || (sa->out_path ? out_commit(&of, err, sizeof err) : out_stdout_failed("export"))) {
-                if (sa->out_path)
-                    cli_error("export", "%s", wrc ? "cannot write the part" : err);
-                else if (wrc && !out_stdout_failed("export"))
-                    cli_error("export", "cannot write the part");
+            if (wrc)
+                snprintf(err, sizeof err, "cannot write the part");
+            if (write_end(sa->out_path ? &of : NULL, wrc, err)) {
                 rc = 1;
             } else if (r.mode == XR_PART) {
                 xr_cost_of(&o, NULL, &c);

@@ -55,6 +55,56 @@ void out_unlink_temps(void)
             unlink(out_temps[i]);
 }
 
+/* A descriptor behind a stdio stream that keeps the first write error:
+ * stdio drops a buffer it could not write and keeps only its error flag,
+ * so the reason would be gone by the time anyone checks. */
+typedef struct out_sink {
+    int fd;
+    int err;
+} out_sink;
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t len)
+{
+    out_sink *k = cookie;
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(k->fd, buf + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (!k->err)
+                k->err = n < 0 ? errno : EIO;
+            return done ? (ssize_t)done : -1;
+        }
+        done += (size_t)n;
+    }
+    return (ssize_t)done;
+}
+
+static int sink_close(void *cookie)
+{
+    out_sink *k = cookie;
+    if (k->fd > STDERR_FILENO && close(k->fd) && !k->err)
+        k->err = errno;
+    return k->err ? -1 : 0;
+}
+
+/* A buffered stream over fd (taken), or NULL. */
+static FILE *sink_open(int fd, out_sink **sink)
+{
+    cookie_io_functions_t io = { NULL, sink_write, NULL, sink_close };
+    out_sink *k = calloc(1, sizeof *k);
+    FILE *f = k ? fopencookie(k, "w", io) : NULL;
+    if (!f) {
+        free(k);
+        return NULL;
+    }
+    k->fd = fd;
+    setvbuf(f, NULL, fd == STDOUT_FILENO && isatty(fd) ? _IOLBF : _IOFBF, BUFSIZ);
+    *sink = k;
+    return f;
+}
+
 int out_open(out_file *o, const char *path, char *err, size_t errlen)
 {
     struct stat st;
@@ -70,14 +120,17 @@ int out_open(out_file *o, const char *path, char *err, size_t errlen)
         return -1;
     }
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (!(o->f = fopen(path, "w"))) {
+        int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+        if (fd < 0 || !(o->f = sink_open(fd, &o->sink))) {
             snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+            if (fd >= 0)
+                close(fd);
             return -1;
         }
         return 0;
     }
     snprintf(o->tmp, sizeof o->tmp, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(o->tmp);
+    int fd = mkostemp(o->tmp, O_CLOEXEC);
     if (fd < 0) {
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
         return -1;
@@ -86,7 +139,7 @@ int out_open(out_file *o, const char *path, char *err, size_t errlen)
     /* mkstemp makes it 0600; the target gets what fopen would give it */
     mode_t mask = umask(0);
     umask(mask);
-    if (fchmod(fd, 0666 & ~mask) || !(o->f = fdopen(fd, "w"))) {
+    if (fchmod(fd, 0666 & ~mask) || !(o->f = sink_open(fd, &o->sink))) {
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
         close(fd);
         unlink(o->tmp);
@@ -96,11 +149,23 @@ int out_open(out_file *o, const char *path, char *err, size_t errlen)
     return 0;
 }
 
+int out_failed(out_file *o, char *err, size_t errlen)
+{
+    if (o->f)
+        fflush(o->f);
+    if (!o->sink || !o->sink->err)
+        return 0;
+    snprintf(err, errlen, "%s: cannot write: %s", o->path, strerror(o->sink->err));
+    return 1;
+}
+
 void out_abort(out_file *o)
 {
     if (o->f)
         fclose(o->f);
     o->f = NULL;
+    free(o->sink);
+    o->sink = NULL;
     if (o->tmp[0]) {
         unlink(o->tmp);
         temp_forget(o->slot);
@@ -110,14 +175,12 @@ void out_abort(out_file *o)
 
 int out_commit(out_file *o, char *err, size_t errlen)
 {
-    errno = 0;
     int bad = fflush(o->f) != 0 || ferror(o->f);
-    int e = errno;
-    if (fclose(o->f) && !bad) {
-        bad = 1;
-        e = errno;
-    }
+    bad |= fclose(o->f) != 0;
     o->f = NULL;
+    int e = o->sink->err ? o->sink->err : bad ? EIO : 0;
+    free(o->sink);
+    o->sink = NULL;
     if (!bad && o->tmp[0] && rename(o->tmp, o->path)) {
         bad = 1;
         e = errno;
@@ -134,28 +197,8 @@ int out_commit(out_file *o, char *err, size_t errlen)
 
 /* ---- standard output ---------------------------------------------------------- */
 
-/* The first error of a write to descriptor 1: stdio drops a buffer it
- * could not write and keeps only the error flag, so the reason would be
- * gone by the time main checks. */
-static int stdout_errno;
-
-static ssize_t stdout_write(void *cookie, const char *buf, size_t len)
-{
-    size_t done = 0;
-    (void)cookie;
-    while (done < len) {
-        ssize_t n = write(STDOUT_FILENO, buf + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (!stdout_errno)
-                stdout_errno = n < 0 ? errno : EIO;
-            return done ? (ssize_t)done : -1;
-        }
-        done += (size_t)n;
-    }
-    return (ssize_t)done;
-}
+/* stdout's sink: its first write error (sink_close leaves fd 1 open). */
+static out_sink *stdout_sink;
 
 void out_std_guard(void)
 {
@@ -167,13 +210,9 @@ void out_std_guard(void)
                 close(n);
             }
         }
-    /* stdout through stdout_write, buffered as stdio would buffer it */
-    cookie_io_functions_t io = { NULL, stdout_write, NULL, NULL };
-    FILE *f = fopencookie(NULL, "w", io);
-    if (f) {
-        setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+    FILE *f = sink_open(STDOUT_FILENO, &stdout_sink);
+    if (f)
         stdout = f;
-    }
 }
 
 static int stdout_reported;
@@ -184,7 +223,7 @@ int out_stdout_failed(const char *cmd)
         return 1;
     errno = 0;
     int bad = fflush(stdout) != 0;
-    int e = stdout_errno ? stdout_errno : errno;
+    int e = stdout_sink && stdout_sink->err ? stdout_sink->err : errno;
     if (!bad && !ferror(stdout))
         return 0;
     stdout_reported = 1;

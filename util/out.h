@@ -20,6 +20,7 @@
 
 typedef struct out_file {
     FILE *f;
+    struct out_sink *sink;             /* the descriptor and its first error */
     char path[1024];
     char tmp[1060];                    /* "" when written in place */
     int slot;                          /* in the table of temporaries, or -1 */
@@ -33,6 +34,10 @@ int out_open(out_file *o, const char *path, char *err, size_t errlen);
 int out_commit(out_file *o, char *err, size_t errlen);
 /* Closes and removes the temporary; the target stays as it was. */
 void out_abort(out_file *o);
+/* Whether a write to the file has failed; if so err says why ("PATH:
+ * cannot write: No space left on device"), for a caller whose own writer
+ * saw only that something failed. */
+int out_failed(out_file *o, char *err, size_t errlen);
 /* Removes every open temporary.  Async-signal-safe: the signal handler
  * (intr.c) calls it before the process dies. */
 void out_unlink_temps(void);

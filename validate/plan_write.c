@@ -106,9 +106,10 @@ int plw_write(const pln_spec *s, enum plw_format fmt, const char *path, int argc
     }
     /* a file is renamed into place only whole; stdout's failure is told
      * once, by main (util/out.h) */
-    if (path && bad)
+    if (path && bad) {
+        out_failed(&of, err, CFG_ERR_MAX);
         out_abort(&of);
-    else if (path)
+    } else if (path)
         bad = out_commit(&of, err, CFG_ERR_MAX) != 0;
     else
         bad |= fflush(out) != 0 || ferror(out);
