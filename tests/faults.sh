@@ -217,6 +217,21 @@ check_eval "item6 study SIGINT: the old file stays, no temporary left" \
     '[ "$(cat "$tmp/st/a.csv")" = old ] && [ "$(ls -A "$tmp/st")" = a.csv ]'
 check_eval "item3 study SIGINT: no worker left" 'gone "$kids"'
 
+# ---- items 2, 3 and 6: the pool's other users (export --engine sim) ------------
+mkdir -p "$tmp/ex" && echo old >"$tmp/ex/t.json"
+start "$A" export --engine sim --config $C -j 2 --no-progress --output "$tmp/ex/t.json" 2>"$tmp/err"
+kids=$(wait_workers $pid)
+sleep 0.3
+kill -INT $pid
+got=0
+wait $pid || got=$?
+stop_dog
+check_eval "item2 export --engine sim SIGINT: exit 130, one line" \
+    '[ $got = 130 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^atomsim export: interrupted by SIGINT$" "$tmp/err"'
+check_eval "item6 export --engine sim SIGINT: --output not replaced, no temporary left" \
+    '[ "$(cat "$tmp/ex/t.json")" = old ] && [ "$(ls -A "$tmp/ex")" = t.json ]'
+check_eval "item3 export --engine sim SIGINT: no worker left" 'gone "$kids"'
+
 # ---- item 5: two outputs of one study on one file ------------------------------
 for same in "a.x a.x a.x" "a.x ./a.x b.x" "a.x b.x sub/../a.x"; do
     read -r o1 o2 o3 <<<"$same"
