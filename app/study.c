@@ -288,7 +288,11 @@ int study_outputs_close(study_outputs *o, int keep_going, int *rc, char err[CFG_
 {
     int failed = 0;
     for (int i = 0; i < o->count; i++) {
-        if (*rc == 0 || (*rc == 1 && keep_going)) {
+        if (out_failed(&o->files[i], err, CFG_ERR_MAX)) { /* whatever *rc, say why */
+            out_abort(&o->files[i]);
+            failed = 1;
+            *rc = *rc ? *rc : 1;
+        } else if (*rc == 0 || (*rc == 1 && keep_going)) {
             if (out_commit(&o->files[i], err, CFG_ERR_MAX)) {
                 failed = 1;
                 *rc = *rc ? *rc : 1;

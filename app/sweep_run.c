@@ -48,6 +48,8 @@ static int emit(const swp_plan *p, const swp_run_opts *o, swp_writer *w, const s
     }
     if (swp_writer_row(w, &row, &r->st))
         *write_failed = 1;
+    for (int i = 0; i < w->nouts; i++)
+        *write_failed |= ferror(w->outs[i].f) != 0;
     return 0;
 }
 
@@ -69,6 +71,8 @@ static int job_done(void *ctx, uint64_t pos, void *result)
     swp_jobs *j = ctx;
     (void)pos;
     int r = emit(j->p, j->o, j->w, result, &j->write_failed);
+    if (j->write_failed) /* an output that fails now would lose every row after */
+        return 1;
     if (!r)
         return 0;
     j->worst = j->worst > r ? j->worst : r;

@@ -74,6 +74,9 @@ expect "item6 export --output /dev/full" 1 "/dev/full: cannot write: No space le
     $T "$A" export --config $C --only counter --output /dev/full
 expect "item6 plan --output /dev/full" 1 "/dev/full: cannot write: No space left on device" file -- \
     $T "$A" plan --random --seed 1 --rows 50 --output /dev/full
+printf '[study]\nversion = 1\n[grid]\npattern = histogram\nn = 65536\nbins = 1..3000\nengine = model\n[outputs]\ncsv = full\n' >"$tmp/full.ini"
+expect "item6 study output on a full disk" 1 "^atomsim study: /dev/full: cannot write: No space left on device$" file -- \
+    $T "$A" study "$tmp/full.ini" --out-dir /dev -j 2 --no-progress
 mkdir -p "$tmp/adir"
 expect "item6 export --output a directory" 2 "adir: cannot write: Is a directory" file -- \
     $T "$A" export --config $C --only counter --output "$tmp/adir"
