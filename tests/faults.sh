@@ -165,8 +165,10 @@ done
 # not after their row; rows long enough (seconds) that they would outlive it
 start "$A" sweep --pattern counter --n 2^28 --seed 1..4 -p sim.max_events=1e12 -j 2 --no-progress >/dev/null 2>&1
 kids=$(wait_workers $pid)
-kill -9 $pid
-wait $pid 2>/dev/null
+{
+    kill -9 $pid
+    wait $pid
+} 2>/dev/null
 stop_dog
 check_eval "item3 SIGKILL to the parent: its workers die with it" '[ -n "$kids" ] && gone "$kids"'
 for k in $kids; do kill -9 "$k" 2>/dev/null; done
