@@ -48,9 +48,6 @@ stdout_cmds=(
     "validate --config $C --data $H --engine model --format csv"
     "check --quick"
     "--help"
-    "run --help"
-    "sweep --help"
-    "dispatch --help"
     "run --pattern counter --n 1000 --engine model"
     "dispatch --table tables/h100.json --pattern counter"
     "sweep --pattern counter --n 1000,2000 --count"
@@ -60,6 +57,9 @@ stdout_cmds=(
     "export --config $C --only counter"
     "plan --random --seed 1 --rows 50"
 )
+for c in run config sweep study validate calibrate export dispatch check plan; do
+    stdout_cmds+=("$c --help")
+done
 for c in "${stdout_cmds[@]}"; do
     # shellcheck disable=SC2086
     expect "item1 full disk: atomsim $c" 1 "^atomsim( [a-z]+)?: writing standard output: No space left on device$" full -- \
