@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "../model/params.h"
+#include "../util/intr.h"
+#include "../util/out.h"
 #include "commands.h"
 
 static const struct {
@@ -37,19 +39,25 @@ static void usage(FILE *f)
     fprintf(f, "\n");
 }
 
+/* Every command's output is checked here, once, not by each printer: a
+ * command that returns 0 with stdout on a full disk or closed exits 1
+ * with one line saying so. */
 int main(int argc, char **argv)
 {
+    out_std_guard();
     if (argc < 2) {
         usage(stderr);
         return 2;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return 0;
+        return out_stdout_close(NULL, 0);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].fn(argc - 1, argv + 1);
+        if (!strcmp(argv[1], commands[i].name)) {
+            intr_install(commands[i].name);
+            return out_stdout_close(commands[i].name, commands[i].fn(argc - 1, argv + 1));
+        }
     fprintf(stderr, "atomsim: unknown command '%s' (see atomsim --help)\n", argv[1]);
     return 2;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../util/out.h"
 #include "calibrate_report.h"
 
 static void fmt_summary(char *buf, size_t len, const val_summary *s)
@@ -66,13 +67,10 @@ int calrep_overlay(const char *out, int argc, char **argv, const char *data, con
 {
     const cal_stage_result *res = run->res;
     int nres = run->nres;
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, CFG_ERR_MAX, "%s: cannot write", tmp);
+    out_file of;
+    if (out_open(&of, out, err, CFG_ERR_MAX))
         return -1;
-    }
+    FILE *f = of.f;
     char date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
@@ -120,9 +118,5 @@ int calrep_overlay(const char *out, int argc, char **argv, const char *data, con
                         res[r].max_events, res[r].obj_before, res[r].obj_after, 100 * res[r].ape_before, 100 * res[r].ape_after);
                 fprintf(f, "%s = %s\n", kf->opt->key, val);
             }
-    if (fclose(f) || rename(tmp, out)) {
-        snprintf(err, CFG_ERR_MAX, "%s: cannot write", out);
-        return -1;
-    }
-    return 0;
+    return out_commit(&of, err, CFG_ERR_MAX);
 }

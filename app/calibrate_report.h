@@ -17,7 +17,7 @@ void calrep_stage(FILE *f, const cal_stage *st, const cal_stage_result *res, dou
 void calrep_residuals(FILE *f, const char *prefix, const val_dataset *d, const val_prediction *before,
                       const val_prediction *after, const unsigned char *fit, const unsigned char *test);
 
-/* Writes the overlay INI `out` (through out.tmp): a header naming the
+/* Writes the overlay INI `out` (through a temporary, util/out.h): a header naming the
  * command line, config, data, split, date and residuals, then only the
  * fitted keys, each with its stage's figures.  Returns 0, or -1 with err
  * set. */

@@ -1,4 +1,5 @@
 /* check_report.c - the printers of `atomsim check` (check_report.h). */
+#include "../util/out.h"
 #include "check_report.h"
 
 #include <errno.h>
@@ -76,9 +77,13 @@ static void print_line(const char *name, const mvs_score *s, int csv)
 int crep_mvs_rows(const char *path, const mvs_point *pts, uint64_t n)
 {
     static const char *const status[] = { "scored", "unfinished", "failed" };
-    FILE *f = fopen(path, "w");
-    if (!f)
+    out_file of;
+    char err[CFG_ERR_MAX];
+    if (out_open(&of, path, err, sizeof err)) {
+        cli_error("check", "%s", err);
         return -1;
+    }
+    FILE *f = of.f;
     char params[256];
     pat_csv_header(PAT_CSV_TABLE, params, sizeof params);
     fprintf(f, "pattern,%s,sim_us,model_us,error,status\n", params);
@@ -96,8 +101,11 @@ int crep_mvs_rows(const char *path, const mvs_point *pts, uint64_t n)
             fputs(",,", f);
         fprintf(f, ",%s\n", status[p->status]);
     }
-    int bad = fflush(f) || ferror(f);
-    return fclose(f) || bad ? -1 : 0;
+    if (out_commit(&of, err, sizeof err)) {
+        cli_error("check", "%s", err);
+        return -1;
+    }
+    return 0;
 }
 
 void crep_mvs(const mvs_report *rep, const crep_mvs_run *run, int csv)
@@ -142,15 +150,11 @@ void crep_mvs_fault(void *ctx, const mvs_point *pt, const char *engine, const ch
 
 int crep_mvs_write(const mvs_check_result *res, const crep_mvs_run *run, const char *rows_out, int csv)
 {
-    if (rows_out && crep_mvs_rows(rows_out, res->pts, res->count)) {
-        cli_error("check", "cannot write %s: %s", rows_out, strerror(errno));
+    if (rows_out && crep_mvs_rows(rows_out, res->pts, res->count))
         return 1;
-    }
     crep_mvs(&res->rep, run, csv);
-    if (fflush(stdout) || ferror(stdout)) {
-        cli_error("check", "cannot write the output: %s", strerror(errno));
+    if (out_stdout_failed("check"))
         return 1;
-    }
     return res->rep.missed || res->rep.failed ? 1 : 0;
 }
 

@@ -37,8 +37,8 @@ typedef struct crep_mvs_run {
 void crep_mvs(const mvs_report *rep, const crep_mvs_run *run, int csv);
 
 /* --rows-out: every point (the pattern, the parameter table's columns),
- * both times, its error and status, as CSV into the file `path`.  0, or -1
- * with errno set. */
+ * both times, its error and status, as CSV into the file `path` (through
+ * a temporary, util/out.h).  0, or -1 with its line on stderr. */
 int crep_mvs_rows(const char *path, const mvs_point *pts, uint64_t n);
 
 /* A point an engine failed on, said on stderr as it comes (in point

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../util/out.h"
 #include "../model/cpu_config.h"
 #include "../validate/check_formulas.h"
 #include "../validate/dataset.h"
@@ -96,6 +97,5 @@ int cmd_check(int argc, char **argv)
         crep_check(&rep, &cfg, d ? data : NULL, a.format == CLI_FORMAT_CSV);
     if (d)
         val_dataset_free(d);
-    fflush(stdout);
-    return rc ? 1 : rep.drifted ? 1 : 0;
+    return rc || out_stdout_failed("check") ? 1 : rep.drifted ? 1 : 0;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/out.h"
 #include "../validate/routing.h"
 #include "args.h"
 #include "check_report.h"
@@ -70,11 +71,14 @@ int cmd_check_routing(int argc, char **argv)
     } else {
         rc = 0;
         if (rows_path) {
-            FILE *f = fopen(rows_path, "w");
-            if (f)
-                crep_routing_rows(f, rows, st.rows);
-            if (!f || fclose(f)) {
-                cli_error("check", "cannot write %s: %s", rows_path, strerror(errno));
+            out_file of;
+            int bad = out_open(&of, rows_path, err, sizeof err);
+            if (!bad) {
+                crep_routing_rows(of.f, rows, st.rows);
+                bad = out_commit(&of, err, sizeof err);
+            }
+            if (bad) {
+                cli_error("check", "%s", err);
                 rc = 2;
             }
         }
@@ -88,9 +92,7 @@ int cmd_check_routing(int argc, char **argv)
     tbl_free(t);
     val_dataset_free(&g);
     val_dataset_free(&cp);
-    if (fflush(stdout) || ferror(stdout)) {
-        cli_error("check", "cannot write the report: %s", strerror(errno));
+    if (out_stdout_failed("check"))
         return rc ? rc : 1;
-    }
     return rc;
 }

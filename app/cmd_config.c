@@ -3,6 +3,7 @@
  * INI or JSON; its printers are in config_report.c. */
 #include <stdio.h>
 
+#include "../util/out.h"
 #include "args.h"
 #include "commands.h"
 #include "config_report.h"
@@ -56,7 +57,7 @@ int cmd_config(int argc, char **argv)
             cfgrep_options_markdown(stdout);
         else
             cfgrep_options_text(stdout);
-        return fflush(stdout) ? 1 : 0;
+        return out_stdout_failed("config");
     }
     if (cli_load_config(&a, &cfg, err)) {
         cli_error("config", "%s", err);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/out.h"
 #include "../model/dispatch_query.h"
 #include "../model/table.h"
 #include "args.h"
@@ -77,10 +78,8 @@ int cmd_dispatch(int argc, char **argv)
     if (batch_path) {
         rc = dpr_batch(t, batch_path, rule, data_on, extrapolate);
         tbl_free(t);
-        if (rc == 0 && (fflush(stdout) || ferror(stdout))) {
-            cli_error("dispatch", "cannot write the answers: %s", strerror(errno));
+        if (rc == 0 && out_stdout_failed("dispatch"))
             return 1;
-        }
         return rc;
     }
     tbl_query q;
@@ -103,9 +102,7 @@ int cmd_dispatch(int argc, char **argv)
     } else
         dpr_text(stdout, t, &ans);
     tbl_free(t);
-    if (fflush(stdout) || ferror(stdout)) {
-        cli_error("dispatch", "cannot write the answer: %s", strerror(errno));
+    if (out_stdout_failed("dispatch"))
         return 1;
-    }
     return 0;
 }

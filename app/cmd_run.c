@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../util/out.h"
 #include "print.h"
 #include "args.h"
 #include "commands.h"
@@ -68,5 +69,5 @@ int cmd_run(int argc, char **argv)
         prn_text(stdout, &cfg, &a.params, engine, &st);
         break;
     }
-    return fflush(stdout) ? 1 : 0;
+    return out_stdout_failed("run");
 }

@@ -4,6 +4,7 @@
  * [outputs] name under --out-dir, or to stdout. */
 #include <stdio.h>
 
+#include "../util/out.h"
 #include "commands.h"
 #include "opts.h"
 #include "study.h"
@@ -39,7 +40,7 @@ int cmd_study(int argc, char **argv)
     cli.run.keep_going |= sf.keep_going;
     if (cli.count_only) {
         printf("%llu\n", (unsigned long long)swp_plan_count(p));
-        rc = fflush(stdout) ? 1 : 0;
+        rc = out_stdout_failed("study");
         goto out;
     }
     if (cli.to_stdout || !study_has_outputs(&sf)) { /* without [outputs]: CSV on stdout */
@@ -47,7 +48,12 @@ int cmd_study(int argc, char **argv)
         rc = swp_run(p, &cli.run, &o, 1);
         goto out;
     }
-    if (study_outputs_open(&sf, cli.out_dir ? cli.out_dir : "build/studies", &so, err)) {
+    const char *dir = cli.out_dir ? cli.out_dir : "build/studies";
+    if (study_outputs_check(&sf, dir, err)) {
+        cli_error("study", "%s: %s", cli.positional, err);
+        goto out;
+    }
+    if (study_outputs_open(&sf, dir, &so, err)) {
         cli_error("study", "%s", err);
         rc = 1;
         goto out;

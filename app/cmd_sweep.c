@@ -3,6 +3,7 @@
  * stdout (sweep_run.c), or prints its row count. */
 #include <stdio.h>
 
+#include "../util/out.h"
 #include "commands.h"
 #include "opts.h"
 #include "sweep.h"
@@ -27,7 +28,7 @@ int cmd_sweep(int argc, char **argv)
     }
     if (c.count_only) {
         printf("%llu\n", (unsigned long long)swp_plan_count(p));
-        rc = fflush(stdout) ? 1 : 0;
+        rc = out_stdout_failed("sweep");
         goto out;
     }
     swp_output out = { c.format, stdout };

@@ -1,12 +1,14 @@
 /* export_out.c - `atomsim export` after its flags (export_out.h): the
  * checks across flags, the model's table or the simulator's work
  * (export_run.c), the output file, and the cost line on stderr. */
+#include "../util/out.h"
 #include "export_out.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../util/out.h"
 #include "../util/pool.h"
 #include "args.h"
 #include "export_part.h"
@@ -21,6 +23,29 @@ void xo_args_init(xo_args *x)
     xs_scope_defaults(&x->scope);
 }
 
+/* After a writer that returned wrc (0, or failed with err set): the file
+ * renamed into place, or removed; stdout checked.  One line on stderr for
+ * a failure, naming the I/O error where there was one rather than the
+ * writer's guess.  Returns 0 or 1. */
+static int write_end(out_file *of, int wrc, char *err)
+{
+    if (!of) {
+        if (out_stdout_failed("export"))
+            return 1;
+        if (wrc)
+            cli_error("export", "%s", err);
+        return wrc ? 1 : 0;
+    }
+    if (wrc) {
+        out_failed(of, err, CFG_ERR_MAX);
+        out_abort(of);
+    } else
+        wrc = out_commit(of, err, CFG_ERR_MAX);
+    if (wrc)
+        cli_error("export", "%s", err);
+    return wrc ? 1 : 0;
+}
+
 /* Writes the table (with its bands) where --output says.  Takes t. */
 static int write_table(exp_table *t, enum exp_format fmt, const char *out_path, const char *const *residuals,
                        int nresiduals)
@@ -31,21 +56,15 @@ static int write_table(exp_table *t, enum exp_format fmt, const char *out_path, 
         exp_free(t);
         return 2;
     }
-    FILE *f = out_path ? fopen(out_path, "w") : stdout;
-    if (!f) {
-        cli_error("export", "cannot write %s", out_path);
+    out_file of;
+    if (out_path && out_open(&of, out_path, err, sizeof err)) {
+        cli_error("export", "%s", err);
         exp_free(t);
         return 2;
     }
-    int rc = exp_write(t, fmt, f, err);
+    int rc = exp_write(t, fmt, out_path ? of.f : stdout, err);
     exp_free(t);
-    if (out_path && fclose(f))
-        rc = -1;
-    if (rc || fflush(stdout)) {
-        cli_error("export", "%s", rc ? err : "write error");
-        return 1;
-    }
-    return 0;
+    return write_end(out_path ? &of : NULL, rc, err);
 }
 
 /* The cost of the simulator's cells on stderr, and, with a table, how many
@@ -98,15 +117,18 @@ static int export_sim(const cfg_config *cfg, const cpu_config *cpu, const xo_arg
             cli_error("export", "%s", err);
     } else if (r.mode == XR_COUNT) {
         printf("%llu\n", (unsigned long long)(o.end - o.begin));
-        rc = fflush(stdout) ? 1 : 0;
+        rc = out_stdout_failed("export");
     } else if (r.mode != XR_TABLE) { /* a part, or the cells to run */
-        if (!(f = sa->out_path ? fopen(sa->out_path, "w") : stdout)) {
-            cli_error("export", "cannot write %s", sa->out_path);
+        out_file of;
+        if (sa->out_path && out_open(&of, sa->out_path, err, sizeof err)) {
+            cli_error("export", "%s", err);
             rc = 2;
         } else {
+            f = sa->out_path ? of.f : stdout;
             int wrc = xs_part_write(&o.plan, o.begin, o.end, sa->shard_k, sa->shard_n, r.mode == XR_PART, f);
-            if ((sa->out_path && fclose(f)) || wrc) {
-                cli_error("export", "cannot write the part");
+            if (wrc)
+                snprintf(err, sizeof err, "cannot write the part");
+            if (write_end(sa->out_path ? &of : NULL, wrc, err)) {
                 rc = 1;
             } else if (r.mode == XR_PART) {
                 xr_cost_of(&o, NULL, &c);

@@ -3,6 +3,7 @@
  * number parsers of args.h, and one line "atomsim <cmd>: ..." for the
  * first bad one.  getopt_long stays underneath so that abbreviations
  * (--conf) and arguments after options behave as they always did. */
+#include "../util/out.h"
 #include "opts.h"
 
 #include <string.h>
@@ -252,7 +253,7 @@ int opt_parse(const opt_cmd *c, int argc, char **argv)
         if (code == CLI_OPT_HELP) {
             if (c->usage)
                 c->usage(stdout);
-            return fflush(stdout) ? 1 : 0;
+            return out_stdout_failed(c->name);
         }
         if (code != 'p' && !common_taken(c, code)) {
             cli_error(c->name, "%s: %s", flag, c->refused);

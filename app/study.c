@@ -3,6 +3,7 @@
  * files its [outputs] name, written under temporary names and kept only
  * when the study succeeds. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 
 #include <ini.h>
 
+#include "../util/out.h"
 #include "study.h"
 
 #include "../util/lines_ini.h"
@@ -212,6 +214,55 @@ int study_has_outputs(const study_file *f)
     return 0;
 }
 
+/* Where an output will be: its path with "." parts and doubled slashes
+ * dropped, and its directory resolved (links, "..") when it exists. */
+static void out_where(const char *path, char *buf, size_t len)
+{
+    char lex[1200], *save = NULL, *copy = strdup(path);
+    size_t n = 0;
+    lex[0] = 0;
+    if (path[0] == '/')
+        n = (size_t)snprintf(lex, sizeof lex, "/");
+    for (char *t = copy ? strtok_r(copy, "/", &save) : NULL; t; t = strtok_r(NULL, "/", &save))
+        if (strcmp(t, ".") && n < sizeof lex)
+            n += (size_t)snprintf(lex + n, sizeof lex - n, "%s%s", n && lex[n - 1] != '/' ? "/" : "", t);
+    free(copy);
+    char *slash = strrchr(lex, '/'), real[PATH_MAX];
+    if (slash && slash != lex) {
+        *slash = 0;
+        if (realpath(lex, real)) {
+            snprintf(buf, len, "%s/%s", real, slash + 1);
+            return;
+        }
+        *slash = '/';
+    }
+    snprintf(buf, len, "%s", lex);
+}
+
+int study_outputs_check(const study_file *sf, const char *dir, char err[CFG_ERR_MAX])
+{
+    static const char *const keys[] = { "csv", "json", "text" };
+    char where[3][1300], full[1200];
+    struct stat st[3];
+    int exists[3];
+    for (int i = 0; i < 3; i++) {
+        if (!sf->outputs[i][0])
+            continue;
+        snprintf(full, sizeof full, "%s/%s", dir, sf->outputs[i]);
+        out_where(full, where[i], sizeof where[i]);
+        exists[i] = stat(full, &st[i]) == 0;
+        for (int j = 0; j < i; j++)
+            if (sf->outputs[j][0] &&
+                (!strcmp(where[i], where[j]) ||
+                 (exists[i] && exists[j] && st[i].st_dev == st[j].st_dev && st[i].st_ino == st[j].st_ino))) {
+                snprintf(err, CFG_ERR_MAX, "outputs %s and %s name the same file (%s): give each its own", keys[j],
+                         keys[i], full);
+                return -1;
+            }
+    }
+    return 0;
+}
+
 int study_outputs_open(const study_file *sf, const char *dir, study_outputs *o, char err[CFG_ERR_MAX])
 {
     static const enum cli_format formats[] = { CLI_FORMAT_CSV, CLI_FORMAT_JSON, CLI_FORMAT_TEXT };
@@ -220,25 +271,21 @@ int study_outputs_open(const study_file *sf, const char *dir, study_outputs *o, 
         int n = o->count;
         if (!sf->outputs[i][0])
             continue;
-        char final[sizeof o->final[0]];
+        char final[1200];
         snprintf(final, sizeof final, "%s/%s", dir, sf->outputs[i]);
-        memcpy(o->final[n], final, sizeof final);
-        snprintf(o->tmp[n], sizeof o->tmp[0], "%s.tmp%ld", final, (long)getpid());
-        char *slash = strrchr(o->final[n], '/');
+        char *slash = strrchr(final, '/');
         *slash = 0;
-        int bad = mkdirs(o->final[n]);
+        int bad = mkdirs(final);
         *slash = '/';
-        FILE *f = bad ? NULL : fopen(o->tmp[n], "w");
-        if (!f) {
-            snprintf(err, CFG_ERR_MAX, "%s: cannot write: %s", o->final[n], strerror(errno));
-            for (int j = 0; j < o->count; j++) {
-                fclose(o->outs[j].f);
-                unlink(o->tmp[j]);
-            }
+        if (bad)
+            snprintf(err, CFG_ERR_MAX, "%s: cannot write: %s", final, strerror(errno));
+        if (bad || out_open(&o->files[n], final, err, CFG_ERR_MAX)) {
+            for (int j = 0; j < o->count; j++)
+                out_abort(&o->files[j]);
             o->count = 0;
             return -1;
         }
-        o->outs[o->count++] = (swp_output){ formats[i], f };
+        o->outs[o->count++] = (swp_output){ formats[i], o->files[n].f };
     }
     return 0;
 }
@@ -247,14 +294,17 @@ int study_outputs_close(study_outputs *o, int keep_going, int *rc, char err[CFG_
 {
     int failed = 0;
     for (int i = 0; i < o->count; i++) {
-        if (fclose(o->outs[i].f) && !*rc) {
-            snprintf(err, CFG_ERR_MAX, "%s: %s", o->final[i], strerror(errno));
+        if (out_failed(&o->files[i], err, CFG_ERR_MAX)) { /* whatever *rc, say why */
+            out_abort(&o->files[i]);
             failed = 1;
-            *rc = 1;
-        }
-        if ((*rc == 0 || (*rc == 1 && keep_going)) && rename(o->tmp[i], o->final[i]) == 0)
-            continue;
-        unlink(o->tmp[i]);
+            *rc = *rc ? *rc : 1;
+        } else if (*rc == 0 || (*rc == 1 && keep_going)) {
+            if (out_commit(&o->files[i], err, CFG_ERR_MAX)) {
+                failed = 1;
+                *rc = *rc ? *rc : 1;
+            }
+        } else
+            out_abort(&o->files[i]);
     }
     o->count = 0;
     return failed ? -1 : 0;

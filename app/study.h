@@ -17,6 +17,7 @@
 #ifndef ATOM_APP_STUDY_H
 #define ATOM_APP_STUDY_H
 
+#include "../util/out.h"
 #include "sweep.h"
 
 /* What a study file says besides its spec. */
@@ -33,20 +34,25 @@ int study_load(const char *path, swp_spec *s, study_file *f, char err[CFG_ERR_MA
 int study_has_outputs(const study_file *f);
 
 /* The files of a study's [outputs] while it runs: each written under a
- * temporary name, and given its own only when the study succeeds. */
+ * temporary name beside it (util/out.h), and given its own only when the
+ * study succeeds. */
 typedef struct study_outputs {
     swp_output outs[3];
+    out_file files[3];
     int count;
-    char final[3][1200], tmp[3][1200];
 } study_outputs;
 
+/* Refuses two outputs that name one file under `dir` (the same path once
+ * "." and links of its directory are resolved, or one existing file):
+ * their rows would interleave.  Returns 0, or -1 with err set. */
+int study_outputs_check(const study_file *f, const char *dir, char err[CFG_ERR_MAX]);
 /* Opens the outputs under `dir` (creating it).  Returns 0, or -1 with err
  * set and nothing left open or behind. */
 int study_outputs_open(const study_file *f, const char *dir, study_outputs *o, char err[CFG_ERR_MAX]);
-/* Closes the outputs of a run that ended with *rc.  A close that fails
- * turns a 0 *rc into 1 and sets err (returns -1).  A file takes its final
- * name while *rc is 0, or 1 with keep_going; otherwise it is removed: a
- * failed study leaves no output behind, unless it was told to keep going. */
+/* Closes the outputs of a run that ended with *rc.  A file takes its final
+ * name while *rc is 0, or 1 with keep_going; otherwise (a failed or
+ * interrupted study) it is removed and the old file stays.  A file that
+ * cannot be written out turns a 0 *rc into 1 and sets err (returns -1). */
 int study_outputs_close(study_outputs *o, int keep_going, int *rc, char err[CFG_ERR_MAX]);
 
 #endif

@@ -132,7 +132,10 @@ typedef struct swp_run_opts {
 
 /* Runs this shard's rows and writes them to every output, in row order.
  * Returns 0, 1 (a row failed, or a write failed) or 2 (a row's input was
- * refused); without keep_going it stops at the first failed row. */
+ * refused); without keep_going it stops at the first failed row.  A
+ * SIGINT or SIGTERM stops it between two rows (no JSON written): 130 or
+ * 143, the line on stderr said.  A failure of stdout is reported here;
+ * a file's is left to whoever closes the file. */
 int swp_run(const swp_plan *p, const swp_run_opts *o, const swp_output *outs, int nouts);
 
 /* The command line shared by `sweep` and `study` (sweep_cli.c). */

@@ -92,7 +92,9 @@ typedef struct swp_writer {
 int swp_writer_begin(swp_writer *w, const swp_plan *p, const swp_output *outs, int nouts);
 /* Writes one finished row to every output.  Returns 0 or -1. */
 int swp_writer_row(swp_writer *w, const swp_row *r, const atom_stats *st);
-/* Ends the JSON documents and flushes every output.  Returns 0 or -1. */
-int swp_writer_end(swp_writer *w);
+/* Ends the JSON documents and flushes every output.  Returns 0 or -1.
+ * Not `complete` (an interrupted run): no JSON is written, since half a
+ * document is no document; the CSV and text rows written stay, whole. */
+int swp_writer_end(swp_writer *w, int complete);
 
 #endif

@@ -1,11 +1,15 @@
 /* sweep_run.c - the runner of `sweep` and `study`: a plan's rows as jobs of
  * the worker pool (util/pool.c: forked workers, results back in row
  * order), each finished row to the writers (sweep_write.c) or, failed,
- * reported on stderr, with a progress line when stderr is a terminal. */
+ * reported on stderr, with a progress line when stderr is a terminal.
+ * SIGINT or SIGTERM stops it between rows: what is written ends with a
+ * whole row, and it returns 130 or 143. */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../util/intr.h"
+#include "../util/out.h"
 #include "../util/pool.h"
 #include "sweep_int.h"
 
@@ -44,6 +48,8 @@ static int emit(const swp_plan *p, const swp_run_opts *o, swp_writer *w, const s
     }
     if (swp_writer_row(w, &row, &r->st))
         *write_failed = 1;
+    for (int i = 0; i < w->nouts; i++)
+        *write_failed |= ferror(w->outs[i].f) != 0;
     return 0;
 }
 
@@ -65,6 +71,8 @@ static int job_done(void *ctx, uint64_t pos, void *result)
     swp_jobs *j = ctx;
     (void)pos;
     int r = emit(j->p, j->o, j->w, result, &j->write_failed);
+    if (j->write_failed) /* an output that fails now would lose every row after */
+        return 1;
     if (!r)
         return 0;
     j->worst = j->worst > r ? j->worst : r;
@@ -85,10 +93,21 @@ int swp_run(const swp_plan *p, const swp_run_opts *o, const swp_output *outs, in
     swp_writer w;
     swp_jobs j = { p, o, &w, 0, 0 };
     pool_ops ops = { sizeof(swp_result), job_run, job_done, job_describe, o->cmd, "rows" };
+    /* a signal stops the rows between two of them (util/intr.h) */
+    int held = intr_hold();
     swp_writer_begin(&w, p, outs, nouts);
     int rc = pool_run(&ops, &j, swp_plan_count(p), o->jobs, o->progress);
-    if (swp_writer_end(&w) || j.write_failed) {
-        cli_error(o->cmd, "cannot write the output: %s", strerror(errno));
+    int failed = swp_writer_end(&w, !intr_pending()) || j.write_failed;
+    intr_release(held);
+    if (intr_pending()) {
+        intr_report();
+        return intr_status();
+    }
+    if (failed) {
+        /* stdout's failure is told here; a file's by whoever closes it */
+        for (int i = 0; i < nouts; i++)
+            if (outs[i].f == stdout)
+                out_stdout_failed(o->cmd);
         rc = rc > 1 ? rc : 1;
     }
     if (j.worst && o->keep_going)

@@ -170,10 +170,30 @@ int swp_writer_row(swp_writer *w, const swp_row *r, const atom_stats *st)
     return 0;
 }
 
-int swp_writer_end(swp_writer *w)
+/* Frees the JSON collected so far, writing none of it. */
+static void json_drop(swp_writer *w)
+{
+    if (w->json) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        if (m) {
+            prn_json_end(w->json, m);
+            fclose(m);
+        }
+        free(buf);
+        w->json = NULL;
+    }
+    cJSON_Delete(w->root);
+    w->root = NULL;
+}
+
+int swp_writer_end(swp_writer *w, int complete)
 {
     int rc = 0;
-    if (has_json(w)) {
+    if (!complete)
+        json_drop(w);
+    else if (has_json(w)) {
         if (w->single) {
             if (!w->json) { /* an empty shard: the run's document, no runs */
                 swp_row r;

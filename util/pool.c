@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include <stdarg.h>
 
 #include "clock.h"
+#include "intr.h"
 
 /* One line on stderr, "atomsim CMD: ...", as every command reports. */
 static void pool_error(const char *cmd, const char *fmt, ...)
@@ -79,6 +81,19 @@ static ssize_t io_full(int fd, void *buf, size_t len, int out)
 static size_t frame_size(const pool_ops *ops)
 {
     return sizeof(uint64_t) + ops->result_size;
+}
+
+/* A worker dies with its parent (PR_SET_PDEATHSIG; the getppid check
+ * covers a parent that died before the prctl), leaves SIGINT to the
+ * parent, which ends the workers itself, and dies of SIGTERM. */
+static void worker_signals(pid_t parent, const sigset_t *mask)
+{
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    sigprocmask(SIG_SETMASK, mask, NULL);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+        _exit(1);
 }
 
 static void worker_main(const pool_ops *ops, void *ctx, int fd)
@@ -148,10 +163,20 @@ static int hand_out(const pool_ops *ops, pool_ring *rg, pool_worker *w, uint64_t
     return 0;
 }
 
+int pool_worker_count(int jobs, uint64_t count)
+{
+    uint64_t n = jobs < 1 ? 1 : (uint64_t)jobs;
+    if (n > POOL_MAX_JOBS)
+        n = POOL_MAX_JOBS;
+    if (n > count)
+        n = count;
+    return (int)n;
+}
+
 static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs, pool_progress *pg)
 {
     uint64_t next = 0, emitted = 0;
-    int nw = jobs < (int)(count < 1024 ? count : 1024) ? jobs : (int)count, rc = 0, stop = 0;
+    int nw = pool_worker_count(jobs, count), rc = 0, stop = 0;
     size_t flen = frame_size(ops);
     pool_worker *wk = calloc((size_t)nw, sizeof *wk);
     struct pollfd *pfd = calloc((size_t)nw, sizeof *pfd);
@@ -164,6 +189,15 @@ static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs
         free(frame);
         return 1;
     }
+    /* The signals wait until ppoll, where the loop is between rows: what
+     * the parent has written then ends with a whole row. */
+    sigset_t block, orig;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &orig);
+    pid_t parent = getpid();
     fflush(NULL);
     for (int i = 0; i < nw; i++) {
         int sv[2];
@@ -175,6 +209,7 @@ static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs
         }
         pid_t pid = fork();
         if (pid == 0) {
+            worker_signals(parent, &orig);
             close(sv[0]);
             for (int j = 0; j < i; j++)
                 close(wk[j].fd);
@@ -195,7 +230,7 @@ static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs
     for (int d = 0; d < POOL_DEPTH && !rc; d++)
         for (int i = 0; i < nw && next < count && !rc; i++)
             rc = hand_out(ops, &rg, &wk[i], emitted, &next);
-    while (!rc && !stop && emitted < count) {
+    while (!rc && !stop && emitted < count && !intr_pending()) {
         int np = 0;
         for (int i = 0; i < nw; i++)
             if (wk[i].qn) {
@@ -203,7 +238,7 @@ static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs
                 pfd[np].events = POLLIN;
                 pfd[np++].revents = 0;
             }
-        if (poll(pfd, (nfds_t)np, -1) < 0) {
+        if (ppoll(pfd, (nfds_t)np, NULL, &orig) < 0) {
             if (errno == EINTR)
                 continue;
             pool_error(ops->cmd, "poll: %s", strerror(errno));
@@ -220,6 +255,10 @@ static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs
                 char d[1024] = "?";
                 waitpid(wk[i].pid, &status, 0);
                 wk[i].pid = 0;
+                if (intr_pending()) { /* ended by the signal, not by its job */
+                    rc = 1;
+                    break;
+                }
                 if (ops->describe)
                     ops->describe(ctx, wk[i].q[0], d, sizeof d);
                 pool_error(ops->cmd, "a worker died (%s %d) while running %s", WIFSIGNALED(status) ? "signal" : "status",
@@ -248,6 +287,8 @@ static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs
             progress(pg, emitted, count, 0);
         }
     }
+    if (intr_pending())
+        rc = 1;
     for (int i = 0; i < nw; i++) {
         if (wk[i].pid && (stop || rc))
             kill(wk[i].pid, SIGTERM);
@@ -255,7 +296,9 @@ static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs
     }
     for (int i = 0; i < nw; i++)
         if (wk[i].pid)
-            waitpid(wk[i].pid, NULL, 0);
+            while (waitpid(wk[i].pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+    sigprocmask(SIG_SETMASK, &orig, NULL);
     free(rg.r);
     free(rg.ready);
     free(wk);
@@ -271,7 +314,7 @@ static int run_inline(const pool_ops *ops, void *ctx, uint64_t count, pool_progr
         pool_error(ops->cmd, "out of memory");
         return 1;
     }
-    for (uint64_t pos = 0; pos < count; pos++) {
+    for (uint64_t pos = 0; pos < count && !intr_pending(); pos++) {
         memset(r, 0, ops->result_size);
         ops->run(ctx, pos, r);
         int stop = ops->done(ctx, pos, r);
@@ -280,14 +323,20 @@ static int run_inline(const pool_ops *ops, void *ctx, uint64_t count, pool_progr
             break;
     }
     free(r);
-    return 0;
+    return intr_pending() ? 1 : 0;
 }
 
 int pool_run(const pool_ops *ops, void *ctx, uint64_t count, int jobs, int show_progress)
 {
     pool_progress pg = { show_progress && isatty(STDERR_FILENO), clk_now(), 0, ops->cmd, ops->unit ? ops->unit : "jobs" };
+    int held = intr_hold();
     int rc = jobs <= 1 || count <= 1 ? run_inline(ops, ctx, count, &pg) : run_parallel(ops, ctx, count, jobs, &pg);
     progress(&pg, 0, 0, 1);
+    intr_release(held);
+    /* a caller that held the signals unwinds itself; for the others the
+     * workers are gone now, and so is the process */
+    if (intr_pending() && !held)
+        intr_exit();
     return rc;
 }
 

@@ -35,7 +35,11 @@ typedef struct pool_ops {
  * `progress` and stderr a terminal, a line on stderr says the jobs done,
  * the total and the time left, and is cleared at the end.  Returns 0 (done
  * may still have stopped it), or 1 when the pool itself failed (fork,
- * socket, a worker died), reported on stderr. */
+ * socket, a worker died), reported on stderr.  A worker killed by a
+ * signal fails the pool with a line naming its job.  A SIGINT, SIGTERM or
+ * SIGHUP (util/intr.h) stops the workers and returns 1 without a line when
+ * the caller holds the signals (intr_hold), and ends the process
+ * otherwise; workers die with the parent in any case. */
 int pool_run(const pool_ops *ops, void *ctx, uint64_t count, int jobs, int progress);
 
 /* The one -j rule of every command: at most POOL_MAX_JOBS workers (each
@@ -43,5 +47,8 @@ int pool_run(const pool_ops *ops, void *ctx, uint64_t count, int jobs, int progr
  * it runs out of cores), and by default one a online CPU, within that. */
 #define POOL_MAX_JOBS 1024
 int pool_default_jobs(void);
+/* The workers pool_run starts for `jobs` and `count` jobs: at least one,
+ * at most POOL_MAX_JOBS, and never more than there are jobs. */
+int pool_worker_count(int jobs, uint64_t count);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../model/params_csv.h"
+#include "../util/out.h"
 
 /* A shell word that runs back to s: bare when only safe characters, in
  * single quotes otherwise, and in bash's $'...' when s holds a control
@@ -91,26 +92,30 @@ int plw_write(const pln_spec *s, enum plw_format fmt, const char *path, int argc
         snprintf(err, CFG_ERR_MAX, "out of memory");
         return 1;
     }
-    FILE *out = path ? fopen(path, "w") : stdout;
-    if (!out) {
-        snprintf(err, CFG_ERR_MAX, "cannot write '%s': %s", path, strerror(errno));
+    out_file of;
+    if (path && out_open(&of, path, err, CFG_ERR_MAX)) {
         pln_drawer_free(d);
         return 2;
     }
+    FILE *out = path ? of.f : stdout;
     int bad = plw_header(out, fmt, argc, argv, s->rows, s->npat) < 0;
     for (uint64_t i = 0; i < s->rows && !bad; i++) {
         pln_row w;
         pln_draw(d, &w);
         bad = plw_row(out, fmt, &w) < 0;
     }
-    /* a full disk often shows only when the buffer goes out */
-    bad |= fflush(out) != 0 || ferror(out);
-    if (out != stdout)
-        bad |= fclose(out) != 0;
-    if (bad)
-        snprintf(err, CFG_ERR_MAX, "writing %s: %s%s", path ? path : "stdout", strerror(errno),
-                 path ? " (the file is incomplete)" : "");
-    else if (pln_repeats(d))
+    /* a file is renamed into place only whole; stdout's failure is told
+     * once, by main (util/out.h) */
+    if (path && bad) {
+        out_failed(&of, err, CFG_ERR_MAX);
+        out_abort(&of);
+    } else if (path)
+        bad = out_commit(&of, err, CFG_ERR_MAX) != 0;
+    else
+        bad |= fflush(out) != 0 || ferror(out);
+    if (bad && path && !*err)
+        snprintf(err, CFG_ERR_MAX, "%s: cannot write: %s", path, strerror(errno));
+    else if (!bad && pln_repeats(d))
         snprintf(err, CFG_ERR_MAX, "note: %llu rows repeat an earlier one; the ranges hold too few configurations",
                  (unsigned long long)pln_repeats(d));
     pln_drawer_free(d);

@@ -26,7 +26,9 @@ int plw_row(FILE *f, enum plw_format fmt, const pln_row *w);
  * `atomsim plan`'s exit status with err the line to say: 0, with err a
  * note when rows repeat an earlier one (pln_repeats; "" when none); 2 when
  * s leaves a pattern nothing to draw or path cannot be opened; 1 out of
- * memory or when a write failed (a file is left incomplete). */
+ * memory or when a write failed.  A file is written through a temporary
+ * (util/out.h) and left as it was when a write fails; a failure of stdout
+ * leaves err "" (main reports it, once). */
 int plw_write(const pln_spec *s, enum plw_format fmt, const char *path, int argc, char *const *argv,
               char err[CFG_ERR_MAX]);
 
