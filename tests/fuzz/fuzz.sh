@@ -11,11 +11,13 @@
 #
 # libFuzzer stops at its first crash, hang (-timeout) or out-of-memory, so
 # `fuzz` restarts a target for the time left after each finding, from the
-# corpus it has grown (BUILD_DIR/work/NAME, kept between runs), and saves
-# each finding's input in tests/fuzz/regress/NAME/ to be committed once the
-# bug is fixed.  After FUZZ_MAX_FINDINGS findings (default 5) a target stops
-# early: the rest would mostly be the same bug again.  Executions are the
-# sum of libFuzzer's stat::number_of_executed_units over the restarts.
+# corpus it has grown (BUILD_DIR/work/NAME, kept between runs).  Findings
+# are told apart by the first frame in the project's sources: the first
+# input of each goes to tests/fuzz/regress/NAME/ (to be committed once the
+# bug is fixed), the rest stay in BUILD_DIR/artifacts/NAME/.  After
+# FUZZ_MAX_FINDINGS findings (default 5) a target stops early: the rest
+# would mostly be the same bugs again.  Executions are the sum of
+# libFuzzer's stat::number_of_executed_units over the restarts.
 #
 # `smoke` saves nothing into the tree: its findings stay under
 # BUILD_DIR/smoke/.  Either mode exits 1 when anything crashed, hung or ran
@@ -37,10 +39,15 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # One input is at most 64 KiB; one that runs 5 s is a hang; 2 GiB is out of memory.
 common=(-max_len=65536 -timeout=5 -rss_limit_mb=2048 -print_final_stats=1)
+# A replay allows more: a committed input that took 3 s under the sanitizers
+# on a loaded machine is a slow path to fix, not a flaky CI stage; a real
+# hang still runs past 20 s.
+replay=(-max_len=65536 -timeout="${FUZZ_REPLAY_TIMEOUT:-20}" -rss_limit_mb=2048 -print_final_stats=1)
 
 dict_for() {
     case $1 in
     config) echo "$here/dict/config.dict" ;;
+    cpu_config) echo "$here/dict/cpu_config.dict" ;;
     override) echo "$here/dict/override.dict" ;;
     table) echo "$here/dict/table.dict" ;;
     *) echo "$here/dict/params.dict" ;;
@@ -57,7 +64,14 @@ stack_top() {
     echo "${what:-unknown}${top:+ at $top}"
 }
 
-total_exec=0 total_crash=0 total_hang=0 total_oom=0
+# The function the target called: the frame just above the harness's.
+entry_of() {
+    grep -B1 -m1 -E ' in LLVMFuzzerTestOneInput ' "$1" | head -1 | sed -E 's/^ *#[0-9]+ 0x[0-9a-f]+ in ([^ ]+) .*/\1/'
+}
+
+total_exec=0 total_crash=0 total_hang=0 total_oom=0 total_distinct=0
+declare -A seen
+keep_dir=""
 report=()
 findings=()
 
@@ -88,7 +102,23 @@ one_run() {
     oom) oom_n=$((oom_n + 1)) ;;
     esac
     if [ -n "$kind" ]; then
-        findings+=("$name $kind $last_artifact: $(stack_top "$log") (log $log)")
+        local top where=$last_artifact
+        top=$(stack_top "$log")
+        # In `fuzz`, the first input of each distinct finding joins the regressions.
+        if [ -n "$keep_dir" ] && [ -f "$last_artifact" ]; then
+            local key="$name|${top#* at }"
+            # A hang stops wherever the loop happened to be: one per reader entry.
+            [ "$kind" = hang ] && key="$name|hang|$(entry_of "$log")"
+            if [ -z "${seen[$key]:-}" ]; then
+                seen[$key]=1
+                distinct_n=$((distinct_n + 1))
+                cp "$last_artifact" "$keep_dir/" && where=$keep_dir/$(basename "$last_artifact")
+            else
+                findings+=("$name $kind $last_artifact: again: $top")
+                return 1
+            fi
+        fi
+        findings+=("$name $kind $where: $top (log $log)")
         return 1
     fi
     return 0
@@ -103,7 +133,7 @@ for bin in "$@"; do
     regress=$here/regress/$name
     [ -x "$build/$bin" ] || { echo "fuzz.sh: $build/$bin is not built" >&2; exit 2; }
     [ -d "$seeds" ] || { echo "fuzz.sh: no seed corpus $seeds" >&2; exit 2; }
-    exec_n=0 crash_n=0 hang_n=0 oom_n=0
+    exec_n=0 crash_n=0 hang_n=0 oom_n=0 distinct_n=0
     dict=$(dict_for "$name")
     dictarg=()
     [ -f "$dict" ] && dictarg=(-dict="$dict")
@@ -116,11 +146,11 @@ for bin in "$@"; do
         mkdir -p "$art" "$build/smoke/work/$name"
         # A batch of files runs until the first failure: replay one by one
         # after a failing batch, so each failing input is named.
-        if ! one_run "$name" "$logs/$name-replay.log" "${common[@]}" -artifact_prefix="$art/" "${files[@]}"; then
+        if ! one_run "$name" "$logs/$name-replay.log" "${replay[@]}" -artifact_prefix="$art/" "${files[@]}"; then
             unset 'findings[${#findings[@]}-1]'
             crash_n=0 hang_n=0 oom_n=0
             for f in "${files[@]}"; do
-                one_run "$name" "$logs/$name-replay-$(basename "$f").log" "${common[@]}" -artifact_prefix="$art/" "$f" ||
+                one_run "$name" "$logs/$name-replay-$(basename "$f").log" "${replay[@]}" -artifact_prefix="$art/" "$f" ||
                     findings[${#findings[@]}-1]="${findings[${#findings[@]}-1]} [replaying $f]"
             done
         fi
@@ -130,19 +160,23 @@ for bin in "$@"; do
         fi
     else
         work=$build/work/$name
-        mkdir -p "$work" "$regress"
+        art=$build/artifacts/$name
+        keep_dir=$regress
+        mkdir -p "$work" "$regress" "$art"
         end=$(($(date +%s) + seconds))
         k=0
         while :; do
             left=$((end - $(date +%s)))
             [ $left -gt 0 ] || break
             k=$((k + 1))
-            one_run "$name" "$logs/$name-$k.log" "${common[@]}" "${dictarg[@]}" -artifact_prefix="$regress/" \
+            one_run "$name" "$logs/$name-$k.log" "${common[@]}" "${dictarg[@]}" -artifact_prefix="$art/" \
                 -max_total_time="$left" "$work" "$seeds" && break
             [ $((crash_n + hang_n + oom_n)) -lt "$max_findings" ] || break
         done
     fi
-    report+=("$(printf '%-14s %12d %8d %6d %5d' "$name" "$exec_n" "$crash_n" "$hang_n" "$oom_n")")
+    report+=("$(printf '%-14s %12d %8d %6d %5d %9s' "$name" "$exec_n" "$crash_n" "$hang_n" "$oom_n" \
+        "$([ "$mode" = fuzz ] && echo $distinct_n || echo -)")")
+    total_distinct=$((total_distinct + distinct_n))
     total_exec=$((total_exec + exec_n)) total_crash=$((total_crash + crash_n))
     total_hang=$((total_hang + hang_n)) total_oom=$((total_oom + oom_n))
 done
@@ -153,13 +187,15 @@ if [ "$mode" = smoke ]; then
 else
     echo "fuzz report: commit $commit, $seconds s per target"
 fi
-printf '%-14s %12s %8s %6s %5s\n' target executions crashes hangs ooms
+printf '%-14s %12s %8s %6s %5s %9s\n' target executions crashes hangs ooms distinct
 printf '%s\n' "${report[@]}"
-printf '%-14s %12d %8d %6d %5d\n' total "$total_exec" "$total_crash" "$total_hang" "$total_oom"
+printf '%-14s %12d %8d %6d %5d %9s\n' total "$total_exec" "$total_crash" "$total_hang" "$total_oom" \
+    "$([ "$mode" = fuzz ] && echo $total_distinct || echo -)"
 if [ ${#findings[@]} -gt 0 ]; then
     echo "findings:"
     printf '  %s\n' "${findings[@]}"
 fi
 bad=$((total_crash + total_hang + total_oom))
-echo "fuzz $mode: $# targets, $total_exec executions in $((t_end - t_start)) s: $([ $bad = 0 ] && echo 'no crash, hang or oom' || echo "FAILED, $total_crash crashes, $total_hang hangs, $total_oom ooms")"
+echo "fuzz $mode: $# targets, $total_exec executions in $((t_end - t_start)) s: $([ $bad = 0 ] && echo 'no crash, hang or oom' ||
+    echo "FAILED, $total_crash crashes, $total_hang hangs, $total_oom ooms$([ "$mode" = fuzz ] && echo ", $total_distinct distinct, inputs in tests/fuzz/regress/")")"
 [ $bad = 0 ]
