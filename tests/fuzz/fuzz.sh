@@ -84,18 +84,19 @@ one_run() {
     local n
     n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     exec_n=$((exec_n + ${n:-0}))
-    last_artifact=$(sed -n 's/^.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+    last_artifact=$(sed -n 's/^.*Test unit written to \(.*\)$/\1/p' "$log" | grep -v '/slow-unit-' | tail -1)
+    # What happened, from libFuzzer's own words: a replay of given files
+    # writes no artifact to go by.  A failure it does not name (a leak, a
+    # sanitizer report, a signal, or a failure without any report) is a crash.
     local kind=""
-    if [ -n "$last_artifact" ]; then
-        case $(basename "$last_artifact") in
-        timeout-*) kind=hang ;;
-        oom-*) kind=oom ;;
-        *) kind=crash ;; # crash-, leak-, and anything else libFuzzer names
-        esac
-    elif [ $rc -ne 0 ]; then
-        kind=crash # a failure that wrote no input: say so rather than pass
-        last_artifact="(no input written, rc $rc)"
+    if grep -q 'ERROR: libFuzzer: timeout' "$log"; then
+        kind=hang
+    elif grep -q 'ERROR: libFuzzer: out-of-memory' "$log"; then
+        kind=oom
+    elif [ -n "$last_artifact" ] || [ $rc -ne 0 ]; then
+        kind=crash
     fi
+    [ -n "$last_artifact" ] || last_artifact="(no input written, rc $rc)"
     case $kind in
     crash) crash_n=$((crash_n + 1)) ;;
     hang) hang_n=$((hang_n + 1)) ;;
@@ -144,16 +145,23 @@ for bin in "$@"; do
         art=$build/smoke/$name
         rm -rf "$art" "$build/smoke/work/$name"
         mkdir -p "$art" "$build/smoke/work/$name"
-        # A batch of files runs until the first failure: replay one by one
-        # after a failing batch, so each failing input is named.
-        if ! one_run "$name" "$logs/$name-replay.log" "${replay[@]}" -artifact_prefix="$art/" "${files[@]}"; then
-            unset 'findings[${#findings[@]}-1]'
-            crash_n=0 hang_n=0 oom_n=0
+        # A batch of files stops at its first failure: name the file that
+        # failed (libFuzzer's last "Running:" line) and go on after it.
+        r=0
+        while [ ${#files[@]} -gt 0 ]; do
+            r=$((r + 1))
+            one_run "$name" "$logs/$name-replay-$r.log" "${replay[@]}" -artifact_prefix="$art/" "${files[@]}" && break
+            failed=$(sed -n 's/^Running: //p' "$logs/$name-replay-$r.log" | tail -1)
+            findings[${#findings[@]}-1]="${findings[${#findings[@]}-1]} [replaying ${failed:-?}]"
+            rest=()
+            seen_failed=""
             for f in "${files[@]}"; do
-                one_run "$name" "$logs/$name-replay-$(basename "$f").log" "${replay[@]}" -artifact_prefix="$art/" "$f" ||
-                    findings[${#findings[@]}-1]="${findings[${#findings[@]}-1]} [replaying $f]"
+                [ -n "$seen_failed" ] && rest+=("$f")
+                [ "$f" = "$failed" ] && seen_failed=1
             done
-        fi
+            [ -n "$seen_failed" ] || break # no file named: do not loop on the same batch
+            files=("${rest[@]}")
+        done
         if [ "$seconds" -gt 0 ]; then
             one_run "$name" "$logs/$name-smoke.log" "${common[@]}" "${dictarg[@]}" -artifact_prefix="$art/" \
                 -max_total_time="$seconds" "$build/smoke/work/$name" "$seeds"
