@@ -12,7 +12,8 @@ CFLAGS  += $(CSTD) $(WARN) $(OPT) $(FPFLAGS)
 LDLIBS  := -lgsl -lgslcblas -linih -lcjson -lm -lpthread
 
 PACKAGES := build-essential pkg-config python3 libgsl-dev libcmocka-dev libinih-dev libcjson-dev \
-            libvulkan-dev glslc mesa-vulkan-drivers gnuplot-nox spirv-tools parallel valgrind
+            libvulkan-dev glslc mesa-vulkan-drivers gnuplot-nox spirv-tools parallel valgrind \
+            clang libclang-rt-14-dev
 
 MODEL_SRC := $(sort $(wildcard model/*.c))
 ENGINE_SRC := $(sort $(wildcard sim/*.c sim/patterns/*.c))
@@ -83,6 +84,7 @@ $(B)/examples/%: examples/%.c include/atomsim/dispatch.h $(B)/libatomsim.a | $(B
 -include tables/tables.mk
 -include tests/tests.mk
 -include tests/long/model_vs_sim.mk
+-include tests/fuzz/fuzz.mk
 
 run: $(B)/atomsim
 	@bash app/default_study.sh $(B)/atomsim configs/h100.ini

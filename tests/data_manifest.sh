@@ -7,7 +7,7 @@
 # --config configs/h100.ini --engine model` does with it (yes: accepted, no:
 # refused); its harness_commit is the file's own provenance line. File names
 # are unique across the folders, so a bare name in prose finds one file. And
-# no text file in the repository (outside .git and build) names a path under
+# no text file in the repository (outside .git and the build directories) names a path under
 # validate/data that does not exist: placeholders (GPU.csv, <gpu>.csv,
 # %.csv) are skipped, a glob must match a file, and a top-level NAME.csv
 # beside configs/NAME.ini is the contract dataset that GPU has still to
@@ -100,7 +100,7 @@ check "$(grep -c ',yes$' "$M") files validate reads, none of them a trace or pre
 echo "     (read $(($(wc -l <"$M") - 1)) files in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s)"
 
 # --- every validate/data path named in the repository exists -------------------------------
-grep -rIoE --exclude-dir=.git --exclude-dir=build 'validate/data/[A-Za-z0-9_./*<>%$-]*' . |
+grep -rIoE --exclude-dir=.git --exclude-dir=build --exclude-dir=build-asan --exclude-dir=build-fuzz 'validate/data/[A-Za-z0-9_./*<>%$-]*' . |
     sed 's/[.]*$//' | sort -u >"$tmp/named"
 : >"$tmp/dangling"
 while IFS= read -r hit; do
