@@ -68,8 +68,11 @@ struct swp_spec {
 };
 
 void swp_axis_free(swp_axis *a);
-/* Checks one pattern-flag value as `run` would, on scratch arguments. */
-int swp_check_pattern_value(int code, const char *key, const char *text, char err[CFG_ERR_MAX]);
+/* Checks one pattern-flag value as `run` would, on a scratch copy of
+ * `defaults` (cli_args_init's, made once by the caller: a list of a
+ * million values would otherwise rebuild them a million times). */
+int swp_check_pattern_value(const cli_args *defaults, int code, const char *key, const char *text,
+                            char err[CFG_ERR_MAX]);
 /* Puts `ax` into grid `grid`, or a copy into every grid for -1, in place
  * of an axis with the same key or appended.  Takes ownership of ax's
  * values. */

@@ -20,6 +20,8 @@ int swp_set_points(swp_spec *s, int grid, const char *path, char err[CFG_ERR_MAX
     int col[MAXF], ncol = 0, lineno = 0, have_pattern = 0;
     swp_axis ax = { 0 };
     size_t cap = 0;
+    cli_args args0;
+    cli_args_init(&args0);
     /* bounded: /dev/zero or a directory is refused, a long line or a NUL
      * byte named by its line rather than read in pieces */
     if (lin_open_as(&in, path, "points", LIN_MAX_LINE, err, CFG_ERR_MAX))
@@ -62,7 +64,7 @@ int swp_set_points(swp_spec *s, int grid, const char *path, char err[CFG_ERR_MAX
             if (!col[i] || !*fields[i])
                 continue;
             char msg[CFG_ERR_MAX];
-            if (swp_check_pattern_value(col[i], keys[i], fields[i], msg)) {
+            if (swp_check_pattern_value(&args0, col[i], keys[i], fields[i], msg)) {
                 snprintf(err, CFG_ERR_MAX, "%s:%d: %s", path, lineno, msg);
                 goto fail;
             }

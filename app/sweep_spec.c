@@ -54,11 +54,11 @@ int swp_add_grid(swp_spec *s, int *grid, char err[CFG_ERR_MAX])
 /* ---- axes --------------------------------------------------------------- */
 
 /* Checks one pattern-flag value as `run` would, on scratch arguments. */
-int swp_check_pattern_value(int code, const char *key, const char *text, char err[CFG_ERR_MAX])
+int swp_check_pattern_value(const cli_args *defaults, int code, const char *key, const char *text,
+                            char err[CFG_ERR_MAX])
 {
-    cli_args a;
+    cli_args a = *defaults;
     char msg[CFG_ERR_MAX];
-    cli_args_init(&a);
     if (cli_common_opt(&a, code, text, msg)) {
         snprintf(err, CFG_ERR_MAX, "%s=%s: %s", key, text, msg);
         return -1;
@@ -66,11 +66,12 @@ int swp_check_pattern_value(int code, const char *key, const char *text, char er
     return 0;
 }
 
-static int check_config_value(const cfg_option *o, const char *key, const char *text, char err[CFG_ERR_MAX])
+/* On a scratch copy of `defaults` (cfg_defaults', made once by the caller). */
+static int check_config_value(const cfg_config *defaults, const cfg_option *o, const char *key, const char *text,
+                              char err[CFG_ERR_MAX])
 {
-    cfg_config cfg;
+    cfg_config cfg = *defaults;
     char msg[CFG_ERR_MAX];
-    cfg_defaults(&cfg);
     if (cfg_set(&cfg, o, text, msg)) {
         snprintf(err, CFG_ERR_MAX, "%s=%s: %s", key, text, msg);
         return -1;
@@ -162,8 +163,15 @@ int swp_set_axis(swp_spec *s, int grid, const char *key, const char *values, cha
         snprintf(err, CFG_ERR_MAX, "out of memory");
         return -1;
     }
+    cli_args args0;
+    cfg_config cfg0;
+    if (code)
+        cli_args_init(&args0);
+    else
+        cfg_defaults(&cfg0);
     for (size_t i = 0; i < n; i++)
-        if (code ? swp_check_pattern_value(code, ax.key, v[i], err) : check_config_value(o, ax.key, v[i], err)) {
+        if (code ? swp_check_pattern_value(&args0, code, ax.key, v[i], err)
+                 : check_config_value(&cfg0, o, ax.key, v[i], err)) {
             swp_free_values(v, n);
             free(ax.v);
             return -1;
