@@ -117,6 +117,14 @@ expect "config --format markdown with --dump" 2 "markdown is the option table's"
 expect "config --format of no kind" 2 "--format 'yaml'.*markdown" "$A" config --format yaml
 
 # --- a run that fails: exit 1, the budget named -------------------------------
+# the hardening audit's "integer flags accept octal and hex", and "' -1' as a
+# seed becomes 2^64-1": base 10 only, no sign, no space (util/num.c)
+expect "audit: --addresses 010 is not eight" 2 "--addresses '010' is not an integer" run --addresses 010
+expect "audit: --bins 0100 is not 64" 2 "--bins '0100' is not an integer" run --bins 0100
+expect "audit: --addresses 0x10 is not hex" 2 "--addresses '0x10' is not an integer" run --addresses 0x10
+expect "audit: --seed ' -1' is not 2^64-1" 2 "--seed ' -1' is not an integer" run --seed ' -1'
+expect "audit: --selectivity nan" 2 "--selectivity 'nan' is not a number" run --selectivity nan
+expect "audit: -p with a hex value" 2 "l2.slice_count: '0x10' is not a number" run -p l2.slice_count=0x10
 expect "event budget exceeded" 1 "sim\.max_events" run -p sim.max_events=10
 expect "event budget exceeded (csv)" 1 "sim\.max_events" run -p sim.max_events=10 --format csv
 
