@@ -192,6 +192,10 @@ expect "unknown flag -> 2" 2 "--frobnicate" vkbench --pattern counter --frobnica
 expect "unreadable plan -> 2" 2 "$tmp/missing.plan" vkbench --plan "$tmp/missing.plan"
 printf -- '--pattern counter\n\n--pattern counter --wg 0\n' >"$tmp/bad.plan"
 expect "bad plan line named -> 2" 2 "bad.plan:3:.*--wg" vkbench --plan "$tmp/bad.plan"
+printf -- '--pattern counter --n 010\n' >"$tmp/octal.plan"
+expect "plan value with a leading zero refused (strict numbers) -> 2" 2 "octal.plan:1:.*--n: '010'" vkbench --plan "$tmp/octal.plan"
+printf -- '--pattern counter --selectivity 0x1p-1\n' >"$tmp/hex.plan"
+expect "plan fraction in hex refused (strict numbers) -> 2" 2 "hex.plan:1:.*--selectivity" vkbench --plan "$tmp/hex.plan"
 VK_DRIVER_FILES=$tmp/no_such_icd.json expect "no Vulkan driver -> 1" 1 "Vulkan" \
     vkbench --pattern counter --n 4096
 # lavapipe's maxStorageBufferRange is 128 MiB: 2^25 + 1024 threads' counts

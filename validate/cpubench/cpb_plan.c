@@ -16,6 +16,7 @@
 
 #include "../../model/params_csv.h"
 #include "../../util/lines.h"
+#include "../../util/num.h"
 
 #define MAX_WORDS 64
 #define LIST_MAX 64
@@ -77,52 +78,20 @@ static int errf(char *err, const char *fmt, ...)
     return -1;
 }
 
-static int digits(const char *t, const char **end)
-{
-    const char *p = t;
-    while (*p >= '0' && *p <= '9')
-        p++;
-    *end = p;
-    /* "0" alone is zero; "010" would be eight to strtoul(, 0) */
-    return p > t && !(t[0] == '0' && p - t > 1);
-}
-
+/* Decimal, 2^E or 1e6, and fractions, through the project's one strict
+ * parser (util/num.h): what vkbench and atomsim read in the same places. */
 int cpb_parse_uint(const char *t, uint64_t *v)
 {
-    const char *end;
-    if (!digits(t, &end))
+    unsigned long long a;
+    if (num_parse_u64(t, &a))
         return -1;
-    errno = 0;
-    unsigned long long a = strtoull(t, NULL, 10);
-    if (errno)
-        return -1;
-    if (*end == '^') {
-        const char *e = end + 1;
-        if (a != 2 || !digits(e, &end) || *end)
-            return -1;
-        unsigned long x = strtoul(e, NULL, 10);
-        if (x > 63)
-            return -1;
-        a = 1ull << x;
-    } else if (*end) {
-        return -1;
-    }
     *v = a;
     return 0;
 }
 
-/* A plain decimal fraction, optionally with an exponent: 0.25, .5, 1e-3. */
 static int parse_frac(const char *t, double *v)
 {
-    char *end;
-    if (!((t[0] >= '0' && t[0] <= '9') || t[0] == '.') || strspn(t, "0123456789.eE+-") != strlen(t))
-        return -1;
-    errno = 0;
-    double d = strtod(t, &end);
-    if (errno || end == t || *end || !isfinite(d))
-        return -1;
-    *v = d;
-    return 0;
+    return num_parse_double(t, v);
 }
 
 static int parse_item(const flag *o, const char *t, sweep *s, int idx, char *err)
@@ -147,7 +116,7 @@ static int parse_item(const flag *o, const char *t, sweep *s, int idx, char *err
     }
     uint64_t v;
     if (cpb_parse_uint(t, &v) || (double)v < o->lo || (double)v > o->hi)
-        return errf(err, "--%s: '%s' is not an integer in [%.0f, %.0f]%s (decimal without leading zeros, or 2^E)",
+        return errf(err, "--%s: '%s' is not an integer in [%.0f, %.0f]%s (decimal without leading zeros, 2^E or 1e6)",
                     o->name, t, o->lo, o->hi, o->allow_max ? " or max" : "");
     if (!o->d)
         *(!strcmp(o->name, "reps") ? &s->reps : &s->warmup) = (int)v;

@@ -13,6 +13,7 @@
 
 #include "../../model/params_csv.h"
 #include "vkb_common.h"
+#include "../../util/num.h"
 
 typedef enum { OPT_PATTERNS, OPT_U32S, OPT_FRACS, OPT_INT } opt_kind;
 
@@ -75,25 +76,12 @@ int vkb_sweep_has_flag(const char *name)
     return find_opt(name, &o) == 0;
 }
 
-/* Decimal, or 2^E for the powers of two that sweeps are made of. */
+/* Decimal, 2^E or 1e6, through the project's one strict parser
+ * (util/num.h), as atomsim reads the same flags: no leading zero, no hex. */
 static int parse_u64(const char *t, uint64_t *v)
 {
-    char *end;
-    if (!isdigit((unsigned char)t[0]))
-        return -1;
-    errno = 0;
-    unsigned long long a = strtoull(t, &end, 10);
-    if (errno)
-        return -1;
-    if (end[0] == '^') {
-        if (a != 2 || !isdigit((unsigned char)end[1]))
-            return -1;
-        unsigned long long e = strtoull(end + 1, &end, 10);
-        if (e > 40)
-            return -1;
-        a = 1ull << e;
-    }
-    if (*end)
+    unsigned long long a;
+    if (num_parse_u64(t, &a))
         return -1;
     *v = a;
     return 0;
@@ -111,11 +99,8 @@ static int parse_item(const opt *o, const char *t, vkb_sweep *s, int idx,
         return VKB_OK;
     }
     if (o->kind == OPT_FRACS) {
-        char *end;
-        errno = 0;
-        double d = strtod(t, &end);
-        if (errno || end == t || *end || !isfinite(d) || d < o->lo ||
-            d > o->hi)
+        double d;
+        if (num_parse_double(t, &d) || d < o->lo || d > o->hi)
             return vkb_errf(err, VKB_EUSAGE,
                             "--%s: '%s' is not a number in [%g, %g]", o->name,
                             t, o->lo, o->hi);
