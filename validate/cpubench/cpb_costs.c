@@ -216,10 +216,8 @@ static long long count_arg(const char *flag, const char *v, unsigned long long l
 
 static int bytes_arg(const char *flag, const char *v, double *out)
 {
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (errno || end == v || *end || !isfinite(d) || d <= 0 || strpbrk(v, "xX")) {
+    double d;
+    if (num_parse_double(v, &d) || d <= 0) {
         fprintf(stderr, "cpubench: %s: '%s' is not a positive number of bytes\n", flag, v);
         return -1;
     }
