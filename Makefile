@@ -78,6 +78,7 @@ $(B)/examples/%: examples/%.c include/atomsim/dispatch.h $(B)/libatomsim.a | $(B
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Iinclude -o $@ $< $(B)/libatomsim.a $(API_LDLIBS)
 
+-include util/version.mk
 -include validate/vkbench.mk
 -include validate/cpubench.mk
 -include plots/plots.mk
