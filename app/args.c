@@ -11,6 +11,7 @@
 #include "../model/model.h"
 #include "../sim/engine.h"
 #include "../util/num.h"
+#include "datadir.h"
 
 void cli_args_init(cli_args *a)
 {
@@ -104,7 +105,7 @@ int cli_common_opt(cli_args *a, int c, const char *arg, char err[CFG_ERR_MAX])
         a->overrides[a->override_count++] = arg;
         return 0;
     case CLI_OPT_CONFIG:
-        a->config_path = arg;
+        a->config_path = dd_find(arg, DD_CONFIG);
         return 0;
     case CLI_OPT_PATTERN:
         if (pat_from_name(arg, &a->params.pattern)) {

@@ -24,6 +24,7 @@ static const struct {
     { "dispatch", cmd_dispatch, "answer GPU or CPU from a cost table" },
     { "check", cmd_check, "regression check of the cost formulas" },
     { "plan", cmd_plan, "draw random configurations: a vkbench plan or CSV" },
+    { "version", cmd_version, "the version, compiler, flags and option-table hash (also --version)" },
 };
 
 static void usage(FILE *f)
@@ -53,8 +54,9 @@ int main(int argc, char **argv)
         usage(stdout);
         return out_stdout_close(NULL, 0);
     }
+    const char *name = strcmp(argv[1], "--version") ? argv[1] : "version";
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name)) {
+        if (!strcmp(name, commands[i].name)) {
             intr_install(commands[i].name);
             return out_stdout_close(commands[i].name, commands[i].fn(argc - 1, argv + 1));
         }

@@ -15,6 +15,7 @@
 #include "check_report.h"
 #include "commands.h"
 #include "opts.h"
+#include "datadir.h"
 
 static void usage(FILE *f)
 {
@@ -63,6 +64,7 @@ int cmd_check_routing(int argc, char **argv)
     val_route_stats st;
     val_route_row *rows = NULL;
     rc = 2;
+    table = dd_find(table, DD_TABLE);
     if (tbl_load(table, &t, err) || val_dataset_load(gpu_path, &g, err) || val_dataset_load(cpu_path, &cp, err))
         cli_error("check", "%s", err);
     else if (val_route_score(t, &g, &cp, (enum dsp_data_on)on, &st, &rows, err)) {

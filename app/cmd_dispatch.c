@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "dispatch_print.h"
 #include "opts.h"
+#include "datadir.h"
 
 static void usage(FILE *f)
 {
@@ -71,6 +72,7 @@ int cmd_dispatch(int argc, char **argv)
         return 2;
     }
     tbl_table *t;
+    table_path = dd_find(table_path, DD_TABLE);
     if (tbl_load(table_path, &t, err)) {
         cli_error("dispatch", "%s", err);
         return 2;

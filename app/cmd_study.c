@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "opts.h"
 #include "study.h"
+#include "datadir.h"
 
 int cmd_study(int argc, char **argv)
 {
@@ -33,6 +34,7 @@ int cmd_study(int argc, char **argv)
         cli_error("study", "out of memory");
         return 1;
     }
+    cli.positional = dd_find(cli.positional, DD_STUDY);
     if (study_load(cli.positional, s, &sf, err) || swp_cli_apply(&cli, s, err) || swp_plan_open(s, &p, err)) {
         cli_error("study", "%s", err);
         goto out;

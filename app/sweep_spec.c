@@ -2,6 +2,7 @@
  * (each value checked as `run` would check it), its configs, -p overrides,
  * --canonical, the config column and the shard. */
 #include "sweep_int.h"
+#include "datadir.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -201,7 +202,7 @@ int swp_add_config(swp_spec *s, const char *path, char err[CFG_ERR_MAX])
         snprintf(err, CFG_ERR_MAX, "more than %d configs", SWP_MAX_CONFIGS);
         return -1;
     }
-    if (!(s->configs[s->config_count] = swp_dupstr(path))) {
+    if (!(s->configs[s->config_count] = swp_dupstr(dd_find(path, DD_CONFIG)))) {
         snprintf(err, CFG_ERR_MAX, "out of memory");
         return -1;
     }

@@ -232,6 +232,11 @@ int cfg_validate(const cfg_config *cfg, char err[CFG_ERR_MAX]);
 
 /* FNV-1a over every option's formatted value: identifies an effective config. */
 uint64_t cfg_hash(const cfg_config *cfg);
+/* FNV-1a over the option table's rows themselves (section, key, type,
+ * bounds, default, unit, source, enum names; not the help): identifies the
+ * table a build reads configs with, for --version.  `count` gets the number
+ * of rows when not NULL. */
+uint64_t cfg_options_hash(size_t *count);
 
 /* Derived quantities used by both engines. */
 double cfg_threads_per_cycle(const cfg_config *cfg);

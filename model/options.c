@@ -13,6 +13,7 @@
  * document takes the one named first, the value's own origin. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define OFF(field) offsetof(cfg_config, field)
@@ -176,4 +177,44 @@ const cfg_option *cfg_find(const char *section, const char *key)
         if (!strcmp(options[i].section, section) && !strcmp(options[i].key, key))
             return &options[i];
     return NULL;
+}
+
+/* FNV-1a over the table itself (not over a config's values, as cfg_hash
+ * is): every row's section, key, type, bounds, default, unit, source and
+ * enum names, so `atomsim --version` tells two builds that read a config
+ * differently apart even when their version strings agree.  The help text
+ * is left out: rewording it changes no number. */
+static void fnv_text(uint64_t *h, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        *h ^= *p;
+        *h *= 1099511628211ull;
+    }
+    *h ^= 0x1f; /* a field separator, so "ab"+"c" differs from "a"+"bc" */
+    *h *= 1099511628211ull;
+}
+
+uint64_t cfg_options_hash(size_t *count)
+{
+    uint64_t h = 1469598103934665603ull;
+    char buf[160];
+    size_t n = sizeof options / sizeof options[0];
+    for (size_t i = 0; i < n; i++) {
+        const cfg_option *o = &options[i];
+        char lo[48], hi[48];
+        cfg_format_double(lo, sizeof lo, o->min);
+        cfg_format_double(hi, sizeof hi, o->max);
+        snprintf(buf, sizeof buf, "%d|%s|%s|%s", (int)o->type, lo, hi, cfg_source_name(o->source));
+        fnv_text(&h, o->section);
+        fnv_text(&h, o->key);
+        fnv_text(&h, buf);
+        fnv_text(&h, o->def);
+        fnv_text(&h, o->unit);
+        for (const char *const *e = o->enum_names; e && *e; e++)
+            fnv_text(&h, *e);
+        fnv_text(&h, "\n");
+    }
+    if (count)
+        *count = n;
+    return h;
 }

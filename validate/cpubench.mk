@@ -7,7 +7,8 @@ B ?= build
 # means to cpubench what it means to vkbench and atomsim; params_csv.c: the
 # table's CSV columns and the grid order vkbench expands a plan in; util/
 # lines.c: the bounded line reader plans are read through.
-CPB_SRC := $(sort $(wildcard validate/cpubench/*.c)) model/params.c model/params_csv.c util/num.c util/lines.c
+CPB_SRC := $(sort $(wildcard validate/cpubench/*.c)) model/params.c model/params_csv.c util/num.c util/lines.c \
+           util/version.c
 # The commit, and the tree when the checkout differs from it, as vkbench.mk
 # computes it (taken from there when the top-level Makefile included it):
 # `git log --format='%h %t'` names the commit whose tree it is.
@@ -22,10 +23,28 @@ CPB_COMMIT := $(shell h=$$(git rev-parse --short HEAD 2>/dev/null) || h=unknown;
                   rm -f $$i; h="$$h+tree:$$(echo $$t | cut -c1-7)"; \
                 fi; echo $$h)
 endif
+# The version util/version.mk computes, or the same computation alone.
+ifdef ATOM_VERSION
+CPB_VERSION := $(ATOM_VERSION)
+else
+CPB_VERSION := $(shell v=$$(git describe --tags --always --dirty 2>/dev/null) && [ -n "$$v" ] && echo "$$v" || \
+                 { [ -r VERSION ] && head -1 VERSION; } || echo unknown)
+endif
+# What `cpubench --version` reports as its flags: how it was compiled, not
+# the defines that name the build.
+CPB_BUILD_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -O3 -g -static -pthread
 CPB_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -O3 -g \
-              -DCPB_COMMIT='"$(CPB_COMMIT)"'
+              -DCPB_COMMIT='"$(CPB_COMMIT)"' -DATOM_VERSION='"$(CPB_VERSION)"' -DATOM_CFLAGS='"$(CPB_BUILD_FLAGS)"'
 
-$(B)/cpubench: $(CPB_SRC) $(wildcard validate/cpubench/*.h) model/params.h model/params_csv.h util/clock.h util/num.h util/lines.h
+# Rewritten only when the version or the flags move, so cpubench relinks then.
+$(B)/gen/cpb_version.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CPB_VERSION) $(CC) $(CPB_BUILD_FLAGS)' | cmp -s - $@ || echo '$(CPB_VERSION) $(CC) $(CPB_BUILD_FLAGS)' > $@
+.PHONY: FORCE
+FORCE:
+
+$(B)/cpubench: $(CPB_SRC) $(wildcard validate/cpubench/*.h) model/params.h model/params_csv.h util/clock.h util/num.h util/lines.h \
+               util/version.h $(B)/gen/cpb_version.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CPB_CFLAGS) -static -pthread -o $@ $(CPB_SRC) -lm
 

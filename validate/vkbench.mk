@@ -23,8 +23,19 @@ VKB_COMMIT  := $(shell h=$$(git rev-parse --short HEAD 2>/dev/null) || h=unknown
                    t=$$(GIT_INDEX_FILE=$$i git add -A 2>/dev/null && GIT_INDEX_FILE=$$i git write-tree); \
                    rm -f $$i; h="$$h+tree:$$(echo $$t | cut -c1-7)"; \
                  fi; echo $$h)
-VKB_CFLAGS  := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L \
+# The flags `vkbench --version` reports (the defines and paths after them
+# name this build, not how it was compiled).
+VKB_BUILD_FLAGS := -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L
+VKB_CFLAGS  := $(VKB_BUILD_FLAGS) \
                -DVKB_COMMIT="\"$(VKB_COMMIT)\"" -I$(VKB_B)/gen -MMD -MP
+# The version util/version.mk computes, or the same computation when this
+# file is used alone.
+ifdef ATOM_VERSION
+VKB_VERSION := $(ATOM_VERSION)
+else
+VKB_VERSION := $(shell v=$$(git describe --tags --always --dirty 2>/dev/null) && [ -n "$$v" ] && echo "$$v" || \
+                 { [ -r VERSION ] && head -1 VERSION; } || echo unknown)
+endif
 VKB_LDLIBS  := -lvulkan -lm
 
 VKB_SRC     := $(wildcard validate/vkbench/*.c)
@@ -35,7 +46,8 @@ VKB_SRC     := $(wildcard validate/vkbench/*.c)
 # as validate/cpubench.mk links them; they need nothing but the C library.
 VKB_OBJ     := $(patsubst validate/vkbench/%.c,$(VKB_B)/vkbench.obj/%.o,$(VKB_SRC)) \
                $(VKB_B)/vkbench.obj/model_params.o $(VKB_B)/vkbench.obj/model_params_csv.o \
-               $(VKB_B)/vkbench.obj/util_num.o $(VKB_B)/vkbench.obj/util_lines.o
+               $(VKB_B)/vkbench.obj/util_num.o $(VKB_B)/vkbench.obj/util_lines.o \
+               $(VKB_B)/vkbench.obj/util_version.o
 VKB_PATTERNS := store counter counter_aggregated compaction histogram \
                histogram_shared histogram_u8_cas histogram_u16_cas \
                cas_append bitmask reduce distinct_lines
@@ -65,6 +77,14 @@ $(VKB_B)/vkbench.obj/util_num.o: util/num.c $(VKB_B)/gen/vkb_commit.stamp | $(VK
 
 $(VKB_B)/vkbench.obj/util_lines.o: util/lines.c $(VKB_B)/gen/vkb_commit.stamp | $(VKB_B)/vkbench.obj
 	$(VKB_CC) $(VKB_CFLAGS) -c -o $@ $<
+
+# util/version.c: --version.  Rebuilt when the version or the flags move
+# (the stamp is rewritten only then).
+$(VKB_B)/vkbench.obj/util_version.o: util/version.c util/version.h $(VKB_B)/gen/vkb_version.stamp | $(VKB_B)/vkbench.obj
+	$(VKB_CC) $(VKB_CFLAGS) -DATOM_VERSION='"$(VKB_VERSION)"' -DATOM_CFLAGS='"$(VKB_BUILD_FLAGS)"' -c -o $@ $<
+
+$(VKB_B)/gen/vkb_version.stamp: FORCE | $(VKB_B)/gen/spv
+	@echo '$(VKB_VERSION) $(VKB_CC) $(VKB_BUILD_FLAGS)' | cmp -s - $@ || echo '$(VKB_VERSION) $(VKB_CC) $(VKB_BUILD_FLAGS)' > $@
 
 # Only vkb_spirv.c includes the generated header; say so before the
 # first build has written any dependency file.

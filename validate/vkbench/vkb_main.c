@@ -9,6 +9,7 @@
 
 #include "../../util/clock.h"
 #include "../../util/num.h"
+#include "../../util/version.h"
 #include "vkb_args.h"
 #include "vkb_bench.h"
 #include "vkb_cfg.h"
@@ -430,6 +431,17 @@ int main(int argc, char **argv)
     vkb_gpu *g;
     int rc;
 
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        /* which build: before any Vulkan call, so it works without a GPU */
+        printf("vkbench %s\ncompiler: %s%s\nflags: %s\n", atom_version(),
+#if defined(__GNUC__) && !defined(__clang__)
+               "gcc ",
+#else
+               "",
+#endif
+               atom_build_compiler(), atom_build_flags());
+        return ferror(stdout) || fflush(stdout) ? 1 : 0;
+    }
     vkb_sweep_init(&sw);
     rc = vkb_args_walk(argc - 1, argv + 1, &sw, main_flags, main_flag, &mo,
                        err);

@@ -1,0 +1,40 @@
+/* cmd_version.c - `atomsim --version` (and `atomsim version`): which build
+ * this is, so that a bug report or a result can name it: the version
+ * (util/version.h), the compiler and flags that built it, and the hash of
+ * the option table it reads configs with (cfg_options_hash), which moves
+ * whenever a key, bound, default, unit or source does. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../model/config.h"
+#include "../util/version.h"
+#include "commands.h"
+
+/* __VERSION__ is "12.2.0" under gcc, which names no compiler. */
+static const char *compiler_family(void)
+{
+#if defined(__clang__)
+    return strstr(atom_build_compiler(), "lang") ? "" : "clang ";
+#elif defined(__GNUC__)
+    return "gcc ";
+#else
+    return "";
+#endif
+}
+
+int cmd_version(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) {
+        fprintf(stderr, "atomsim version: takes no arguments\n");
+        return 2;
+    }
+    size_t rows;
+    uint64_t h = cfg_options_hash(&rows);
+    printf("atomsim %s\n", atom_version());
+    printf("compiler: %s%s\n", compiler_family(), atom_build_compiler());
+    printf("flags: %s\n", atom_build_flags());
+    printf("option_table: %016" PRIx64 " (%zu keys)\n", h, rows);
+    return 0;
+}
