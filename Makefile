@@ -79,6 +79,7 @@ $(B)/examples/%: examples/%.c include/atomsim/dispatch.h $(B)/libatomsim.a | $(B
 	$(CC) $(CFLAGS) -Iinclude -o $@ $< $(B)/libatomsim.a $(API_LDLIBS)
 
 -include util/version.mk
+-include install.mk
 -include validate/vkbench.mk
 -include validate/cpubench.mk
 -include plots/plots.mk
