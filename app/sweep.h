@@ -33,10 +33,14 @@
 #define SWP_MAX_CONFIGS 64
 #define SWP_MAX_GROUPS 4096
 #define SWP_MAX_ROWS 10000000ull
-#define SWP_MAX_AXIS_VALUES 1000000u
-/* Steps one range a..b:xF or a..b:+S may take, repeats included: 1..2^20
- * with step 1 takes a million */
-#define SWP_MAX_RANGE_STEPS 4000000u
+/* Values one axis may list: each is at least one run, so a longer axis is
+ * a sweep nobody can simulate, refused at once rather than after seconds of
+ * expanding (a million-value range took 5 s under the sanitizers). */
+#define SWP_MAX_AXIS_VALUES 65536u
+/* Steps one range a..b:xF or a..b:+S may take, repeats included (an
+ * integer axis's small factor repeats values: 1..2^20:x1.001 takes about
+ * 14,000 steps for 2,800 values) */
+#define SWP_MAX_RANGE_STEPS 262144u
 
 typedef struct swp_spec swp_spec;
 typedef struct swp_plan swp_plan;

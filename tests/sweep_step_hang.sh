@@ -17,6 +17,7 @@ sw=("$A" sweep --config configs/h100.ini --pattern counter --count)
 expect "integer axis, +1e-12" 2 "n: range '1..2:\+1e-12' takes 1e\+12 steps" "${sw[@]}" --n '1..2:+1e-12'
 expect "real axis, +1e-17" 2 "selectivity: step ':\+1e-17' does not move the value from 0.5" "${sw[@]}" --selectivity '0.5..0.6:+1e-17'
 expect "factor 1.0000000001" 2 "n: range '1..2:x1.0000000001' takes .* steps" "${sw[@]}" --n '1..2:x1.0000000001'
+expect "a million-value range refused at once (fuzzing: 5 s under the sanitizers)" 2 "bins: range '2\^10..2\^20:\+1' takes 1.05e\+06 steps \(at most 262144\)" "${sw[@]}" --bins '2^10..2^20'
 expect "config key axis, +1e-300" 2 "does not move the value" "${sw[@]}" --vary 'l2.same_address_cycles=1..2:+1e-300'
 expect "implicit step 1 at 1e17" 2 "step ':\+1' does not move the value" "${sw[@]}" --vary 'sim.max_events=1e17..2e17'
 n=$(timeout -s KILL 20 "$A" sweep --config configs/h100.ini --pattern counter --n '1..2^30:x1.01' --count 2>&1)
