@@ -84,10 +84,8 @@ typedef struct swp_writer {
     const swp_plan *p;
     const swp_output *outs;
     int nouts;
-    int single;                        /* one effective config: the run's JSON */
-    struct prn_json *json;             /* the group being collected */
-    int json_group;
-    struct cJSON *root, *list;         /* several groups: atomsim-sweep/1 */
+    struct prn_json *json;             /* the document being collected */
+    int json_group, json_config;       /* the last row's group, its index in "configs" */
     int rows;
 } swp_writer;
 
