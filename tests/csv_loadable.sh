@@ -93,6 +93,7 @@ out validate-summary "$A" validate $C --data tests/golden/mini.csv --engine mode
 out dispatch "$A" dispatch --table tables/h100.json --pattern counter --n 2^22 --format csv
 out dispatch-batch "$A" dispatch --table tables/h100.json --batch tests/golden/queries.csv
 out plan "$A" plan --random --seed 7 --rows 12 --format csv
+out check "$A" check $C --no-sim --quick --format csv
 R="--table tables/h100.json --gpu-data validate/truth/routing-6-h100.csv --cpu-data validate/truth/routing-6-cpu-h100host-16core.csv"
 out check-routing "$A" check --routing $R --format csv --rows-out "$tmp/routing-rows.csv"
 loadable check-routing-rows-out "$tmp/routing-rows.csv"
