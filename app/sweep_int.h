@@ -85,11 +85,12 @@ typedef struct swp_writer {
     const swp_output *outs;
     int nouts;
     struct prn_json *json;             /* the document being collected */
-    int json_group, json_config;       /* the last row's group, its index in "configs" */
+    int *json_index;                   /* each group's index in "configs", -1 before its first row */
     int rows;
 } swp_writer;
 
-/* Writes the CSV headers and starts the JSON documents.  Returns 0. */
+/* Writes the CSV headers and starts the JSON document.  Returns 0, or -1
+ * when the JSON could not be started (out of memory). */
 int swp_writer_begin(swp_writer *w, const swp_plan *p, const swp_output *outs, int nouts);
 /* Writes one finished row to every output.  Returns 0 or -1. */
 int swp_writer_row(swp_writer *w, const swp_row *r, const atom_stats *st);

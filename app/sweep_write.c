@@ -93,13 +93,21 @@ int swp_writer_begin(swp_writer *w, const swp_plan *p, const swp_output *outs, i
     w->p = p;
     w->outs = outs;
     w->nouts = nouts;
-    w->json_group = -1;
     swp_plan_label_header(p, labels, sizeof labels);
     for (int i = 0; i < nouts; i++)
         if (outs[i].format == CLI_FORMAT_CSV)
             with_suffix(outs[i].f, labels, header_print, NULL);
-    if (has_json(w) && !(w->json = prn_json_begin()))
-        return -1;
+    if (has_json(w)) {
+        int n = swp_plan_group_count(p);
+        w->json_index = malloc((n ? n : 1) * sizeof *w->json_index);
+        if (!w->json_index || !(w->json = prn_json_begin())) {
+            free(w->json_index);
+            w->json_index = NULL;
+            return -1;
+        }
+        for (int g = 0; g < n; g++)
+            w->json_index[g] = -1;
+    }
     return 0;
 }
 
@@ -122,13 +130,11 @@ int swp_writer_row(swp_writer *w, const swp_row *r, const atom_stats *st)
         }
     }
     if (w->json) {
-        /* rows come group by group: a new group is a new effective config */
-        if (w->json_group != r->group) {
-            w->json_config = prn_json_config(w->json, r->cfg, swp_plan_config_name(w->p, r->group),
-                                             group_labels(w->p, r->cfg));
-            w->json_group = r->group;
-        }
-        prn_json_add(w->json, w->json_config, &r->params, engine_name(r->engine), st);
+        /* a group's effective config enters "configs" with its first row */
+        if (w->json_index[r->group] < 0)
+            w->json_index[r->group] = prn_json_config(w->json, r->cfg, swp_plan_config_name(w->p, r->group),
+                                                      group_labels(w->p, r->cfg));
+        prn_json_add(w->json, w->json_index[r->group], &r->params, engine_name(r->engine), st);
     }
     w->rows++;
     return 0;
@@ -150,6 +156,8 @@ int swp_writer_end(swp_writer *w, int complete)
             if (w->outs[i].format == CLI_FORMAT_JSON)
                 fwrite(buf, 1, len, w->outs[i].f);
         free(buf);
+        free(w->json_index);
+        w->json_index = NULL;
     }
     for (int i = 0; i < w->nouts; i++)
         if (fflush(w->outs[i].f) || ferror(w->outs[i].f))
