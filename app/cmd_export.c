@@ -32,6 +32,8 @@ static void usage(FILE *f)
                "used (the GPU host's 16 workers, see configs/cpu-gpuhost-16core.ini).  --residuals names a\n"
                "measured dataset the GPU config was validated on (repeatable): each pattern then carries error bands, the\n"
                "10th to 90th percentile of measured/predicted per region of n, that dispatch prints.\n"
+               "--format csv is the cells alone, header first; with --output FILE the table's provenance\n"
+               "(configs, hashes, rule, thresholds, version) goes to FILE.meta.json beside it.\n"
                "--engine sim: the simulator fills the GPU time of the cells with n <= --sim-max-n (default 2^22),\n"
                "a workgroup size in --sim-wg (default 64,256,1024) and shared memory in --sim-smem (default\n"
                "0,32768), on -j N worker processes (default: online CPUs); the model fills the rest and every\n"

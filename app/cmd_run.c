@@ -24,13 +24,25 @@ static void run_usage(FILE *f)
     fputc('\n', f);
 }
 
+/* The config's name as sweep's config column gives it: the file's stem
+ * ("h100"), or "default" without one. */
+static const char *config_name(const char *path, char *buf, size_t len)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    const char *dot = strrchr(b, '.');
+    int n = dot && dot != b ? (int)(dot - b) : (int)strlen(b);
+    snprintf(buf, len, "%.*s", n, b);
+    return *buf ? buf : "default";
+}
+
 int cmd_run(int argc, char **argv)
 {
     static const opt_spec specs[] = { OPT_END };
     cli_args a;
     cfg_config cfg;
     atom_stats st;
-    char err[CFG_ERR_MAX];
+    char err[CFG_ERR_MAX], name[CFG_NAME_MAX];
     int rc;
 
     cli_args_init(&a);
@@ -57,10 +69,10 @@ int cmd_run(int argc, char **argv)
         prn_csv_row(stdout, &a.params, engine, &st);
         break;
     case CLI_FORMAT_JSON: {
-        prn_json *j = prn_json_begin(&cfg);
+        prn_json *j = prn_json_begin();
         if (!j)
             return 1;
-        prn_json_add(j, &a.params, engine, &st);
+        prn_json_add(j, prn_json_config(j, &cfg, config_name(cfg.path, name, sizeof name), NULL), &a.params, engine, &st);
         if (prn_json_end(j, stdout))
             return 1;
         break;

@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../util/version.h"
 #include "print.h"
 #include "config_report.h"
 
@@ -128,6 +129,16 @@ void cfgrep_dump_ini(FILE *f, const cfg_config *cfg)
 void cfgrep_dump_json(FILE *f, const cfg_config *cfg)
 {
     cJSON *j = prn_config_json(cfg);
+    /* the build first, then the sections: every JSON output names its version */
+    cJSON *d = cJSON_CreateObject();
+    cJSON_AddStringToObject(d, "version", atom_version());
+    while (j->child) {
+        char *name = j->child->string;
+        cJSON *sec = cJSON_DetachItemViaPointer(j, j->child);
+        cJSON_AddItemToObject(d, name, sec);
+    }
+    cJSON_Delete(j);
+    j = d;
     char *t = cJSON_Print(j);
     fputs(t, f);
     fputc('\n', f);

@@ -7,6 +7,7 @@
 #include "../model/dispatch_query.h"
 #include "../model/params.h"
 #include "../util/esc.h"
+#include "../util/version.h"
 #include "args.h"
 
 static const char *band_text(const tbl_answer *a, char *buf, size_t len)
@@ -54,7 +55,9 @@ void dpr_text(FILE *f, const tbl_table *t, const tbl_answer *a)
 
 void dpr_json(FILE *f, const tbl_table *t, const tbl_answer *a)
 {
-    fprintf(f, "{\n  \"decision\": \"%s\",\n  \"reason\": \"%s\",\n  \"rule\": \"%s\",\n", dsp_target_name(a->d.target),
+    fputs("{\n  \"version\": ", f);
+    esc_json(f, atom_version());
+    fprintf(f, ",\n  \"decision\": \"%s\",\n  \"reason\": \"%s\",\n  \"rule\": \"%s\",\n", dsp_target_name(a->d.target),
            dsp_reason_name(a->d.reason), dsp_rule_name(a->rule));
     fprintf(f, "  \"gpu_us\": %.6g,\n  \"gpu_lo_us\": %.6g,\n  \"gpu_hi_us\": %.6g,\n  \"band_rows\": %d,\n  \"cpu_us\": %.6g,\n",
            a->gpu_us, a->gpu_lo_us, a->gpu_hi_us, a->band_rows, a->cpu_us);

@@ -57,6 +57,24 @@ static int write_table(exp_table *t, enum exp_format fmt, const char *out_path, 
         return 2;
     }
     out_file of;
+    if (fmt == EXP_CSV && out_path) { /* the provenance beside the CSV, never inside it */
+        char meta[4096];
+        if (snprintf(meta, sizeof meta, "%s.meta.json", out_path) >= (int)sizeof meta) {
+            cli_error("export", "%s: path too long", out_path);
+            exp_free(t);
+            return 2;
+        }
+        if (out_open(&of, meta, err, sizeof err)) {
+            cli_error("export", "%s", err);
+            exp_free(t);
+            return 2;
+        }
+        int mrc = write_end(&of, exp_write(t, EXP_CSV_META, of.f, err), err);
+        if (mrc) {
+            exp_free(t);
+            return mrc;
+        }
+    }
     if (out_path && out_open(&of, out_path, err, sizeof err)) {
         cli_error("export", "%s", err);
         exp_free(t);

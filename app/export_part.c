@@ -37,8 +37,12 @@ int xs_part_write(const xs_plan *p, size_t begin, size_t end, unsigned long long
     char scope[1024], header[320];
     xs_scope_text(&p->scope, scope, sizeof scope);
     part_header(header, sizeof header);
-    fprintf(f, "%s\n# config_hash %016llx\n# scope %s\n# cells %zu shard %llu/%llu\n%s%s\n", XS_PART_MAGIC,
-            (unsigned long long)cfg_hash(&p->gpu), scope, p->count, k, n, header, run ? ",source,gpu_us,cpu_s" : "");
+    /* a part's provenance is what a merge checks; a points file (--list) is
+     * for sweep --points and any CSV reader, so it starts at its header */
+    if (run)
+        fprintf(f, "%s\n# config_hash %016llx\n# scope %s\n# cells %zu shard %llu/%llu\n", XS_PART_MAGIC,
+                (unsigned long long)cfg_hash(&p->gpu), scope, p->count, k, n);
+    fprintf(f, "%s%s\n", header, run ? ",source,gpu_us,cpu_s" : "");
     for (size_t i = begin; i < end; i++) {
         const xs_cell *c = &p->cells[i];
         char us[48] = "";

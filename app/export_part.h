@@ -29,7 +29,8 @@
 #define XS_PART_MAGIC "# atomsim-export-part 1"
 
 /* Writes cells [begin, end) of the plan, shard k of n.  With `run` 0 the
- * cells are listed without results (a points file: --list).  0 or -1. */
+ * cells are listed without results and without the part's '#' provenance
+ * lines (a points file: --list, a plain CSV).  0 or -1. */
 int xs_part_write(const xs_plan *p, size_t begin, size_t end, unsigned long long k, unsigned long long n, int run,
                   FILE *f);
 

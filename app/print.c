@@ -3,6 +3,8 @@
  * and the option table for the config. */
 #include "print.h"
 
+#include "../util/version.h"
+
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
@@ -113,30 +115,44 @@ cJSON *prn_config_json(const cfg_config *cfg)
 
 struct prn_json {
     cJSON *root;
-    cJSON *runs;
+    cJSON *runs, *configs;
+    int nconfigs;
 };
 
-prn_json *prn_json_begin(const cfg_config *cfg)
+prn_json *prn_json_begin(void)
 {
     prn_json *j = calloc(1, sizeof *j);
-    char hash[32];
     if (!j)
         return NULL;
     j->root = cJSON_CreateObject();
-    cJSON_AddStringToObject(j->root, "schema", "atomsim-run/1");
-    cJSON_AddStringToObject(j->root, "config_path", cfg->path);
-    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)cfg_hash(cfg));
-    cJSON_AddStringToObject(j->root, "config_hash", hash);
-    cJSON_AddItemToObject(j->root, "config", prn_config_json(cfg));
+    cJSON_AddStringToObject(j->root, "schema", PRN_RUNS_SCHEMA);
+    cJSON_AddNumberToObject(j->root, "schema_version", PRN_RUNS_SCHEMA_VERSION);
+    cJSON_AddStringToObject(j->root, "version", atom_version());
     j->runs = cJSON_AddArrayToObject(j->root, "runs");
+    j->configs = cJSON_AddArrayToObject(j->root, "configs");
     return j;
 }
 
-void prn_json_add(prn_json *j, const pat_params *p, const char *engine, const atom_stats *s)
+int prn_json_config(prn_json *j, const cfg_config *cfg, const char *name, struct cJSON *labels)
+{
+    char hash[32];
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "name", name);
+    cJSON_AddItemToObject(c, "labels", labels ? labels : cJSON_CreateObject());
+    cJSON_AddStringToObject(c, "config_path", cfg->path);
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)cfg_hash(cfg));
+    cJSON_AddStringToObject(c, "config_hash", hash);
+    cJSON_AddItemToObject(c, "config", prn_config_json(cfg));
+    cJSON_AddItemToArray(j->configs, c);
+    return j->nconfigs++;
+}
+
+void prn_json_add(prn_json *j, int config, const pat_params *p, const char *engine, const atom_stats *s)
 {
     size_t n;
     const atom_stat_column *c = atom_stat_columns(&n);
     cJSON *r = cJSON_CreateObject();
+    cJSON_AddNumberToObject(r, "config", config);
     cJSON_AddStringToObject(r, "pattern", pat_name(p->pattern));
     size_t np;
     const pat_param_desc *d = pat_param_table(&np);
@@ -152,8 +168,8 @@ void prn_json_add(prn_json *j, const pat_params *p, const char *engine, const at
 
 int prn_json_end(prn_json *j, FILE *f)
 {
-    char *text = cJSON_Print(j->root);
-    int rc = text ? 0 : -1;
+    char *text = f ? cJSON_Print(j->root) : NULL;
+    int rc = text || !f ? 0 : -1;
     if (text) {
         fputs(text, f);
         fputc('\n', f);

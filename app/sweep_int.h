@@ -84,14 +84,13 @@ typedef struct swp_writer {
     const swp_plan *p;
     const swp_output *outs;
     int nouts;
-    int single;                        /* one effective config: the run's JSON */
-    struct prn_json *json;             /* the group being collected */
-    int json_group;
-    struct cJSON *root, *list;         /* several groups: atomsim-sweep/1 */
+    struct prn_json *json;             /* the document being collected */
+    int *json_index;                   /* each group's index in "configs", -1 before its first row */
     int rows;
 } swp_writer;
 
-/* Writes the CSV headers and starts the JSON documents.  Returns 0. */
+/* Writes the CSV headers and starts the JSON document.  Returns 0, or -1
+ * when the JSON could not be started (out of memory). */
 int swp_writer_begin(swp_writer *w, const swp_plan *p, const swp_output *outs, int nouts);
 /* Writes one finished row to every output.  Returns 0 or -1. */
 int swp_writer_row(swp_writer *w, const swp_row *r, const atom_stats *st);

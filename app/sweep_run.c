@@ -95,9 +95,9 @@ int swp_run(const swp_plan *p, const swp_run_opts *o, const swp_output *outs, in
     pool_ops ops = { sizeof(swp_result), job_run, job_done, job_describe, o->cmd, "rows" };
     /* a signal stops the rows between two of them (util/intr.h) */
     int held = intr_hold();
-    swp_writer_begin(&w, p, outs, nouts);
+    int begun = swp_writer_begin(&w, p, outs, nouts); /* -1: no memory for the JSON, which is then missing */
     int rc = pool_run(&ops, &j, swp_plan_count(p), o->jobs, o->progress);
-    int failed = swp_writer_end(&w, !intr_pending()) || j.write_failed;
+    int failed = swp_writer_end(&w, !intr_pending()) || j.write_failed || begun;
     intr_release(held);
     if (intr_pending()) {
         intr_report();

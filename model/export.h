@@ -33,7 +33,12 @@
 #define EXP_MAX_AXES 5
 #define EXP_MAX_VALUES 32
 
-enum exp_format { EXP_JSON, EXP_CSV, EXP_C_HEADER };
+/* EXP_CSV_META: the CSV's provenance (configs, hashes, policy, version),
+ * which the CSV leaves out so that it loads with default options; export
+ * writes it as FILE.meta.json beside --output FILE. */
+enum exp_format { EXP_JSON, EXP_CSV, EXP_C_HEADER, EXP_CSV_META };
+#define EXP_CSV_META_SCHEMA_NAME "atomsim-cost-table-csv-meta"
+#define EXP_CSV_META_SCHEMA_VERSION 1
 
 /* Which pattern parameter an axis varies. */
 enum exp_axis_kind {

@@ -12,6 +12,7 @@
 #include "export.h"
 #include "params_csv.h"
 #include "../util/esc.h"
+#include "../util/version.h"
 
 /* Predictions: six significant digits, written as cfg_format_exact writes
  * the double they read back as.  Six digits always read back as
@@ -215,6 +216,9 @@ static void write_json(const exp_table *t, FILE *f)
     const dsp_policy *pol = &t->policy;
     fprintf(f, "{\n  \"schema\": \"%s\",\n  \"schema_version\": %d,\n  \"generator\": \"atomsim export\",\n", EXP_SCHEMA_NAME,
             EXP_SCHEMA_VERSION);
+    fputs("  \"version\": ", f);
+    json_string(f, atom_version());
+    fputs(",\n", f);
     fputs("  \"units\": {\"gpu_us\": \"microseconds, the kernel between its GPU timestamps, no data movement\", "
           "\"cpu_us\": \"microseconds, the CPU tier's compute, no data movement\", "
           "\"density\": \"threads per GPU cycle on the hottest atomic target\", "
@@ -255,28 +259,44 @@ static void write_json(const exp_table *t, FILE *f)
     fputs("  ]\n}\n", f);
 }
 
-static void write_csv(const exp_table *t, FILE *f)
+/* The CSV's provenance, which the CSV itself leaves out so that it loads
+ * with any reader's defaults (pandas, R, gnuplot): what the JSON table says
+ * besides its cells, as FILE.meta.json beside `export --format csv
+ * --output FILE`.  One key a line, so that a script can grep it too. */
+static void write_csv_meta(const exp_table *t, FILE *f)
 {
-    char g[48], v[H_COUNT][48], start[48], inhibit[48], params[256];
+    char start[48], inhibit[48], launch[48], pcie[48];
     const dsp_policy *pol = &t->policy;
-    fprintf(f, "# schema: %s\n# schema_version: %d\n", EXP_SCHEMA_NAME, EXP_SCHEMA_VERSION);
-    /* names and paths as CSV fields (quoted when they hold a comma, quote or
-     * line break), so that a comment line stays one line */
+    fprintf(f, "{\n  \"schema\": \"%s\",\n  \"schema_version\": %d,\n  \"generator\": \"atomsim export\",\n",
+            EXP_CSV_META_SCHEMA_NAME, EXP_CSV_META_SCHEMA_VERSION);
+    fputs("  \"version\": ", f);
+    json_string(f, atom_version());
+    fprintf(f, ",\n  \"table_schema\": \"%s\",\n  \"table_schema_version\": %d,\n", EXP_SCHEMA_NAME, EXP_SCHEMA_VERSION);
     static const char *const keys[4] = { "gpu", "gpu_config_path", "cpu", "cpu_config_path" };
     const char *const vals[4] = { t->gpu.gpu.name, t->gpu.path, t->cpu.name, t->cpu.path };
     for (int k = 0; k < 4; k++) {
-        fprintf(f, "# %s: ", keys[k]);
-        esc_csv(f, vals[k]);
+        fprintf(f, "  \"%s\": ", keys[k]);
+        json_string(f, vals[k]);
         if (k == 1 || k == 3)
-            fprintf(f, "\n# %s_config_hash: %016llx", k == 1 ? "gpu" : "cpu",
+            fprintf(f, ",\n  \"%s_config_hash\": \"%016llx\"", k == 1 ? "gpu" : "cpu",
                     k == 1 ? (unsigned long long)cfg_hash(&t->gpu) : (unsigned long long)cpu_hash(&t->cpu));
-        fputc('\n', f);
+        fputs(",\n", f);
     }
-    fprintf(f, "# rule: %s\n# data_on: %s\n", dsp_rule_name(pol->rule), dsp_data_on_name(pol->data_on));
     cfg_format_exact(start, sizeof start, pol->seed.penalty_start);
     cfg_format_exact(inhibit, sizeof inhibit, pol->seed.inhibit);
-    fprintf(f, "# density_penalty_start: %s\n# density_inhibit: %s\n# inhibit_cas: %d\n", start, inhibit,
-            pol->seed.inhibit_cas);
+    cfg_format_exact(launch, sizeof launch, pol->host_launch_us);
+    cfg_format_exact(pcie, sizeof pcie, pol->pcie_bandwidth_gbps);
+    fprintf(f, "  \"rule\": \"%s\",\n  \"data_on\": \"%s\",\n", dsp_rule_name(pol->rule), dsp_data_on_name(pol->data_on));
+    fprintf(f, "  \"host_launch_us\": %s,\n  \"pcie_bandwidth_gbps\": %s,\n", launch, pcie);
+    fprintf(f, "  \"density_penalty_start\": %s,\n  \"density_inhibit\": %s,\n  \"inhibit_cas\": %s\n}\n", start, inhibit,
+            pol->seed.inhibit_cas ? "true" : "false");
+}
+
+/* The cells, one a row, header first and nothing else: provenance is the
+ * sidecar's (write_csv_meta). */
+static void write_csv(const exp_table *t, FILE *f)
+{
+    char g[48], v[H_COUNT][48], params[256];
     /* the parameters in the axes' order (params_csv.h), from the table */
     pat_csv_header(PAT_CSV_SHARED_FIRST, params, sizeof params);
     fprintf(f, "pattern,%s,gpu_us,cpu_us,density,density_fraction,source,decision,seed_decision,seed_reason\n", params);
@@ -936,6 +956,7 @@ int exp_write(const exp_table *t, enum exp_format fmt, FILE *f, char err[CFG_ERR
     switch (fmt) {
     case EXP_JSON: write_json(t, f); break;
     case EXP_CSV: write_csv(t, f); break;
+    case EXP_CSV_META: write_csv_meta(t, f); break;
     case EXP_C_HEADER: write_c_header(t, f); break;
     }
     if (ferror(f)) {

@@ -67,9 +67,10 @@ $(PLOTS_STUDIES)/%.csv: configs/studies/%.ini $(B)/atomsim \
 	@echo "study $*"
 	@$(B)/atomsim study $< --out-dir $(PLOTS_STUDIES) --engine $(PLOT_ENGINES)
 
-# the dispatcher's cost table of one config; a failing export leaves no file
-# (its decision map is then skipped with a note)
+# the dispatcher's cost table of one config, its provenance (the seed rule's
+# threshold, the decision's rule) in $@.meta.json beside it; a failing
+# export leaves no file (its decision map is then skipped with a note)
 $(PLOTS_COSTS)/%-costs.csv: configs/%.ini $(B)/atomsim
 	@mkdir -p $(dir $@)
-	@$(B)/atomsim export --config $< --format csv >$@.tmp 2>$@.log && mv $@.tmp $@ \
-	  || { echo "decision map $*: atomsim export failed ($$(head -1 $@.log)); map skipped"; rm -f $@.tmp; }
+	@$(B)/atomsim export --config $< --format csv --output $@ 2>$@.log \
+	  || { echo "decision map $*: atomsim export failed ($$(head -1 $@.log)); map skipped"; }

@@ -4,13 +4,15 @@
 #
 #   plots/prep_decisions.sh TABLE.csv OUT PATTERN AXIS [COL=VALUE ...]
 #
-# TABLE.csv: '#' lines, among them "# density_inhibit: F" (the seed rule's
-# threshold; 0.1 when absent) and "# rule: R" (the rule of the table's
-# decision column; schema 2 writes it), then a header with at least the
-# columns
+# TABLE.csv: a header with at least the columns
 #   pattern, n, AXIS (selectivity or bins), gpu_us, cpu_us,
 #   density_fraction, decision (gpu|cpu)
 # and, in schema 2, seed_decision (gpu|cpu), the seed rule's verdict.
+# The seed rule's threshold (density_inhibit; 0.1 when absent) and the
+# rule of the decision column (rule) come from TABLE.csv.meta.json, which
+# `atomsim export --format csv --output TABLE.csv` writes beside it; a
+# table written before the sidecar carries them as '#' lines above its
+# header ("# density_inhibit: F", "# rule: R"), which are read too.
 # Keeps PATTERN's rows that match every COL=VALUE and writes
 #   OUT.dat       x xlo xhi n nlo nhi faster decided  (one cell each: 1 GPU,
 #                 0 CPU; x <= 0 left out: log axis)
@@ -37,7 +39,13 @@ if [ ! -s "$table" ]; then
     echo "decision map: no cost table at $table (atomsim export --config configs/GPU.ini --format csv > $table); map skipped" >&2
     exit 3
 fi
-awk -F, -v P="$pattern" -v A="$axis" -v F="$*" -v out="$out" -v src="$table" '
+# the sidecar's two keys, one a line as export writes them
+meta_inhibit= meta_rule=
+if [ -f "$table.meta.json" ]; then
+    meta_inhibit=$(sed -n 's/^ *"density_inhibit": *\([-+0-9.eE]*\),*$/\1/p' "$table.meta.json")
+    meta_rule=$(sed -n 's/^ *"rule": *"\([a-z_]*\)",*$/\1/p' "$table.meta.json")
+fi
+awk -F, -v MI="$meta_inhibit" -v MR="$meta_rule" -v P="$pattern" -v A="$axis" -v F="$*" -v out="$out" -v src="$table" '
 function col(name) {
     if (!(name in ix)) { printf "prep_decisions: %s has no column \"%s\"\n", src, name > "/dev/stderr"; bad = 1; exit 1 }
     return ix[name]
@@ -51,7 +59,7 @@ function edges(v, n, lo, hi,   i) {
 function sortu(v, n,   i, j, t) {
     for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
 }
-BEGIN { inhibit = 0.1; rule = "" }
+BEGIN { inhibit = (MI != "") ? MI + 0 : 0.1; rule = MR }
 /^# *density_inhibit:/ { inhibit = $0; sub(/.*: */, "", inhibit); inhibit += 0; next }
 /^# *rule:/ { rule = $0; sub(/.*: */, "", rule); next }
 /^#/ { next }

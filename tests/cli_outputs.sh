@@ -72,17 +72,23 @@ check "json: parses (python3 -m json.tool)" python3 -m json.tool "$tmp/out" /dev
 check "json: carries the effective config, overrides included" python3 - "$tmp/out" "$tmp/run.csv" "$D/tiny.ini" <<'EOF'
 import csv, json, sys
 j = json.load(open(sys.argv[1]))
-cfg = j["config"]
+assert j["schema"] == "atomsim-runs" and j["schema_version"] == 2, j["schema"]
+assert j["version"], "no version"
+assert len(j["configs"]) == 1
+c = j["configs"][0]
+cfg = c["config"]
 assert cfg["gpu"]["sm_count"] == 4, cfg["gpu"]          # from tiny.ini
 assert cfg["gpu"]["name"] == "tiny"
 assert cfg["l2"]["slice_count"] == 8
 assert cfg["l2"]["same_address_cycles"] == 3.5          # from -p
 assert cfg["gpu"]["subgroup_size"] == 32                # a default
-assert j["config_path"] == sys.argv[3], j["config_path"]
-assert len(j["config_hash"]) == 16
+assert c["config_path"] == sys.argv[3], c["config_path"]
+assert c["name"] == "tiny", c["name"]
+assert len(c["config_hash"]) == 16
 runs = j["runs"]
 assert len(runs) == 1
 r = runs[0]
+assert r["config"] == 0
 assert r["pattern"] == "histogram" and r["n"] == 3000 and r["wg"] == 96 and r["bins"] == 37
 assert r["hot"] == 0.25 and r["engine"] == "sim"
 # every CSV column is in the JSON run
@@ -94,7 +100,7 @@ EOF
 # JSON's config section lists exactly the keys `config --dump` lists
 python3 -c '
 import json, sys
-cfg = json.load(open(sys.argv[1]))["config"]
+cfg = json.load(open(sys.argv[1]))["configs"][0]["config"]
 for s in cfg:
     for k in cfg[s]:
         print(s + "." + k)' "$tmp/out" | sort >"$tmp/json_keys"
@@ -173,7 +179,7 @@ done
 capture "$A" run --config configs/h100.ini --pattern counter --n 4096
 check "run's text names the config's trust level" grep -qx '  trust  *calibrated on validate/data/h100.csv' "$tmp/out"
 capture "$A" run --config configs/a100.ini --pattern counter --n 4096 --format json
-check "run's JSON carries gpu.trust" python3 -c "import json,sys; assert json.load(open('$tmp/out'))['config']['gpu']['trust'] == 'uncalibrated'"
+check "run's JSON carries gpu.trust" python3 -c "import json,sys; assert json.load(open('$tmp/out'))['configs'][0]['config']['gpu']['trust'] == 'uncalibrated'"
 capture "$A" dispatch --table tables/h200.json --pattern counter --n 4096
 check "dispatch names the table's trust level" grep -qx '  trust: the H100.s fit, validated on validate/data/h200.csv' "$tmp/out"
 h1=$("$A" config --config configs/h100.ini --dump | sed -n 's/.*hash \([0-9a-f]*\).*/\1/p' | head -1)

@@ -129,8 +129,10 @@ csv_only=compaction,histogram-shared,distinct-lines,reduce
 "$A" export $cfg --format csv --only compaction,reduce >"$tmp/c1.csv"
 "$A" export $cfg --format csv --only compaction,reduce >"$tmp/c2.csv"
 check "csv is byte-identical and has its header" "cmp -s $tmp/c1.csv $tmp/c2.csv && grep -q '^pattern,n,wg,smem_per_wg,selectivity,bins,hot,addresses,gpu_us,cpu_us,density,density_fraction,source,decision,seed_decision,seed_reason$' $tmp/a.csv"
-check "csv carries schema version, config hash and the seed threshold" "grep -q '^# schema_version: 2$' $tmp/a.csv && grep -q '^# gpu_config_hash: [0-9a-f]\{16\}$' $tmp/a.csv && grep -q '^# density_inhibit: 0.1$' $tmp/a.csv && grep -q '^# rule: cost$' $tmp/a.csv"
-rows=$(grep -vc '^#' "$tmp/a.csv")
+check "csv has no '#' lines (it loads with pandas' and R's defaults)" "! grep -q '^#' $tmp/a.csv"
+"$A" export $cfg --format csv --only reduce --output "$tmp/m.csv"
+check "csv's sidecar carries schema version, config hash and the seed threshold" "python3 -c 'import json,sys; m = json.load(open(sys.argv[1])); assert m[\"table_schema_version\"] == 2 and len(m[\"gpu_config_hash\"]) == 16 and m[\"density_inhibit\"] == 0.1 and m[\"rule\"] == \"cost\" and m[\"version\"], m' $tmp/m.csv.meta.json"
+rows=$(wc -l <"$tmp/a.csv")
 cells=$(grep -o '"pattern": "[a-z0-9-]*"\|"cell_count": [0-9]*' "$tmp/a.json" | tr -d '"' |
     awk -v only=",$csv_only," '$1 == "pattern:" { want = index(only, "," $2 ",") > 0 } $1 == "cell_count:" && want { s += $2 } END { print s + 0 }')
 check "csv has a header and one row per cell of the JSON ($cells)" "[ $rows -eq $((cells + 1)) ] && [ $cells -gt 50000 ]"

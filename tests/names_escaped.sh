@@ -3,8 +3,8 @@
 # backslashes and ?? (x"y*/z\\w/*??/) used to give a C header that did not
 # compile (the name went raw into a comment); every writer now quotes it
 # for its format: export's JSON reads back with the same name, its C header
-# compiles and its name macro is the same bytes, its CSV comment lines read
-# back as one CSV field, and run, config --dump and dispatch write JSON
+# compiles and its name macro is the same bytes, its CSV's sidecar (FILE.meta.json) reads
+# back the name, and run, config --dump and dispatch write JSON
 # that parses.  A table file is anyone's: dispatch --format json escapes a
 # name with a line break read from one.  A control character in a config
 # string is refused (an INI dump could not carry it back).  ATOMSIM may
@@ -30,8 +30,8 @@ printf '#include "%s"\n#include <stdio.h>\nint main(void) { fputs(ATOMSIM_COST_T
 check_eval "C header: its name macro is the name" \
     "cc -std=c11 -Iinclude $tmp/m.c -o $tmp/m -lm && $tmp/m >$tmp/got && cmp -s $tmp/got $tmp/name"
 "$A" export "${P[@]}" --only counter --format csv --output "$tmp/t.csv" 2>"$tmp/err"
-check_eval "CSV: the gpu comment line reads back as one field, the name" \
-    "python3 -c 'import csv,sys; l=[x for x in open(\"$tmp/t.csv\") if x.startswith(\"# gpu: \")][0][7:]; r=next(csv.reader([l])); sys.exit(r != [open(\"$tmp/name\").read()])'"
+check_eval "CSV: its sidecar (t.csv.meta.json) reads back the name" \
+    "python3 -c 'import json,sys; sys.exit(json.load(open(\"$tmp/t.csv.meta.json\"))[\"gpu\"] != open(\"$tmp/name\").read())'"
 "$A" run "${P[@]}" --pattern counter --n 1024 --format json >"$tmp/r.json" 2>"$tmp/err"
 check_eval "run --format json parses" "python3 -c 'import json; json.load(open(\"$tmp/r.json\"))'"
 "$A" config "${P[@]}" --dump --format json >"$tmp/c.json" 2>"$tmp/err"

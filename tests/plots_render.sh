@@ -82,8 +82,6 @@ image "$tmp/pvm" 1800 800
 # data-movement term the bare costs lack) and the seed rule's verdict
 {
     echo "# schema_version: 2"
-    echo "# rule: cost"
-    echo "# density_inhibit: 0.1"
     echo "pattern,n,wg,smem_per_wg,selectivity,bins,hot,gpu_us,cpu_us,density_fraction,decision,seed_decision"
     for n in 1024 65536 4194304; do
         for wg in 256 512; do
@@ -102,6 +100,8 @@ image "$tmp/pvm" 1800 800
         done
     done
 } >"$tmp/table2.csv"
+# its provenance beside it, as export writes it (FILE.meta.json)
+printf '{\n  "rule": "cost",\n  "density_inhibit": 0.1,\n  "inhibit_cas": true\n}\n' >"$tmp/table2.csv.meta.json"
 # schema 1: no shape axes, one decision (the seed rule's), bare costs
 {
     echo "# density_inhibit: 0.1"
@@ -117,7 +117,7 @@ image "$tmp/pvm" 1800 800
 } >"$tmp/table1.csv"
 pin="wg=256 smem_per_wg=0"
 tables=("$tmp/table2.csv|$pin|hot=0 $pin|seed_decision" "$tmp/table1.csv|||decision")
-if "$A" export --config configs/h100.ini --format csv --only compaction,histogram >"$tmp/export.csv" 2>/dev/null; then
+if "$A" export --config configs/h100.ini --format csv --only compaction,histogram --output "$tmp/export.csv" 2>/dev/null; then
     tables+=("$tmp/export.csv|$pin|hot=0 $pin|seed_decision")
 fi
 for entry in "${tables[@]}"; do
@@ -167,7 +167,7 @@ for s in configs/studies/*.ini; do
     "$A" study "$s" --n 2^10 --engine "$engines" --out-dir "$sd" 2>"$tmp/err" || bad "$s: $(head -1 "$tmp/err")"
 done
 mkdir -p "$tmp/costs"
-for c in configs/h100.ini; do "$A" export --config "$c" --format csv >"$tmp/costs/h100-costs.csv" 2>/dev/null || rm -f "$tmp/costs/h100-costs.csv"; done
+for c in configs/h100.ini; do "$A" export --config "$c" --format csv --output "$tmp/costs/h100-costs.csv" 2>/dev/null || rm -f "$tmp/costs/h100-costs.csv"; done
 bash plots/studies.sh "$sd" "$d/series" "$tmp/img" "$tmp/costs" 2>"$tmp/err" || bad "studies.sh: $(head -2 "$tmp/err")"
 [ -s "$tmp/err" ] && bad "studies.sh wrote on stderr: $(head -2 "$tmp/err")"
 image "$tmp/img/study-histogram-bins" 1800 650

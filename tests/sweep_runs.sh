@@ -57,10 +57,10 @@ nconf=$(( ${#cfgs[@]} ? ${#cfgs[@]} / 2 : 1 ))
 rows=$(($(wc -l <"$tmp/labels.csv") - 1))
 [ "$rows" = $((nconf * 2 * 2 * $(echo "$engines" | tr ',' '\n' | wc -l))) ] || bad "$rows labelled rows"
 
-# 3. JSON: one effective config is the run's document; several, atomsim-sweep/1
-"$A" sweep --pattern counter --n 2^10 --format json | grep -q '"schema":[[:space:]]*"atomsim-run/1"' || bad "json schema (one config)"
+# 3. JSON: the run's document (atomsim-runs) for one effective config or several
+"$A" sweep --pattern counter --n 2^10 --format json | grep -q '"schema":[[:space:]]*"atomsim-runs"' || bad "json schema (one config)"
 "$A" sweep --pattern counter --n 2^10 --vary l2.slice_count=40,80 --format json >"$tmp/j"
-grep -q '"schema":[[:space:]]*"atomsim-sweep/1"' "$tmp/j" || bad "json schema (two configs)"
+grep -q '"schema":[[:space:]]*"atomsim-runs"' "$tmp/j" || bad "json schema (two configs)"
 [ "$(grep -c '"l2.slice_count"' "$tmp/j")" -ge 2 ] || bad "json labels"
 
 [ $fail = 0 ] && echo "ok   sweep rows equal their runs ($want + labelled rows, engines $engines)"

@@ -285,7 +285,7 @@ static void same_output_any_jobs(void **state)
     one = run_to_string(p, 1, CLI_FORMAT_JSON, &rc);
     three = run_to_string(p, 2, CLI_FORMAT_JSON, &rc);
     assert_string_equal(one, three);
-    assert_non_null(strstr(one, "atomsim-sweep/1"));
+    assert_non_null(strstr(one, "\"atomsim-runs\""));
     free(one);
     free(three);
     swp_plan_close(p);
