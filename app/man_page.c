@@ -24,23 +24,27 @@ static const char *const exit_status =
     "past its goals).  2: bad usage or input, with one line on standard error: \"atomsim COMMAND: what is "
     "wrong\".";
 
+/* Every page but self ("atomsim-run.1"). */
 static void see_also(FILE *f, const man_command *cmds, size_t n, const char *self)
 {
     fputs(".SH SEE ALSO\n", f);
     int first = 1;
-    if (strcmp(self, "atomsim"))
+    if (strcmp(self, "atomsim.1"))
         fputs("\\fBatomsim\\fR(1)", f), first = 0;
     for (size_t i = 0; i < n; i++) {
         char page[64];
-        snprintf(page, sizeof page, "atomsim-%s", cmds[i].name);
+        snprintf(page, sizeof page, "atomsim-%s.1", cmds[i].name);
         if (!strcmp(page, self))
             continue;
+        page[strlen(page) - 2] = 0;
         fputs(first ? "\\fB" : ",\n\\fB", f);
         man_roff_inline(f, page);
         fputs("\\fR(1)", f);
         first = 0;
     }
-    fputs(",\n\\fBatomsim\\-config\\fR(5),\n\\fBvkbench\\fR(1)\n", f);
+    if (strcmp(self, "atomsim-config.5"))
+        fputs(",\n\\fBatomsim\\-config\\fR(5)", f);
+    fputs(strcmp(self, "vkbench.1") ? ",\n\\fBvkbench\\fR(1)\n" : "\n", f);
     fputs(".PP\nThe project's docs/cli.md (the CLI contract), docs/patterns.md and docs/config\\-keys.md.\n", f);
 }
 
@@ -195,6 +199,7 @@ static int page_command(FILE *f, const man_command *c, const man_command *cmds, 
         common_item(f, "--help", NULL);
     fputs(".SH EXIT STATUS\n", f);
     man_roff_str(f, exit_status);
+    strcat(name, ".1");
     see_also(f, cmds, n, name);
     for (int k = 0; k < count; k++)
         free(texts[k]);
@@ -283,7 +288,7 @@ static void page_atomsim(FILE *f, const man_command *cmds, size_t n)
           "atomsim config \\-\\-config configs/h100.ini \\-p l2.slice_count=40 \\-\\-dump\n"
           ".fi\n",
           f);
-    see_also(f, cmds, n, "atomsim");
+    see_also(f, cmds, n, "atomsim.1");
 }
 
 static const char *const type_names[] = { "int", "double", "bool", "string", "enum" };
@@ -351,7 +356,7 @@ static void page_config(FILE *f, const man_command *cmds, size_t n)
     fputs(".SH FILES\n.TP\nconfigs/*.ini\nthe shipped GPU configs; configs/h100.calibrated.ini is the "
           "overlay \\fBatomsim calibrate\\fR fitted.\n",
           f);
-    see_also(f, cmds, n, "atomsim-config");
+    see_also(f, cmds, n, "atomsim-config.5");
 }
 
 /* vkbench(1): from the text of `vkbench --help`, a program of its own. */
@@ -363,8 +368,9 @@ static void page_vkbench(FILE *f, const char *help, const man_command *cmds, siz
     const char *rest = man_roff_synopsis(f, help, "vkbench");
     fputs(".SH DESCRIPTION\n", f);
     man_roff_body(f, rest);
-    fputs(".SH EXIT STATUS\n0: done.  1: a run failed or a configuration was refused.  2: bad usage.\n", f);
-    see_also(f, cmds, n, "vkbench");
+    fputs(".SH EXIT STATUS\n0: every configuration ran and checked.  1: the device or a check failed, or a\n"
+          "configuration was refused.  2: bad usage.\n", f);
+    see_also(f, cmds, n, "vkbench.1");
 }
 
 /* ---- the entry point ------------------------------------------------------ */

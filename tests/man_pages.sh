@@ -70,6 +70,14 @@ done
 stray=$(grep -lvE '^(\.(TH|SH|SS|TP|PP|nf|fi|br)( |$)|\.\\"|[^.'"'"'])' "$tmp"/*.[15] 2>/dev/null | xargs -r -n1 basename | tr '\n' ' ')
 check_eval "no line of a page starts a request the generator did not mean${stray:+ (in: $stray)}" "[ -z '$stray' ]"
 
+# SEE ALSO: every other page, never the page itself
+selfref=""
+for p in "$tmp"/*.[15]; do
+    name=$(basename "$p")
+    sed -n '/^SEE ALSO/,/^[A-Z]/p' "$p.txt" | grep -qF "${name%.*}(${name##*.})" && selfref="$selfref $name"
+done
+check_eval "no page lists itself under SEE ALSO${selfref:+ (do:$selfref)}" "[ -z '$selfref' ]"
+
 # atomsim-config(5): every key of the option table
 "$A" config | awk 'NR > 1 { print $1 }' >"$tmp/keys"
 nokey=""
