@@ -385,9 +385,13 @@ static void usage(FILE *f)
 
 int man_main(int argc, char **argv, const man_command *cmds, size_t ncmds)
 {
-    if (argc < 2 || !strcmp(argv[1], "--help")) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    if (argc < 2) {
+        fprintf(stderr, "atomsim help-man: which page? (see atomsim help-man --help)\n");
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help")) {
+        usage(stdout);
+        return 0;
     }
     const char *page = argv[1];
     if (!strcmp(page, "--list")) {

@@ -142,4 +142,7 @@ rc=0
 "$A" help-man nosuchpage >/dev/null 2>"$tmp/err" || rc=$?
 check_eval "help-man of an unknown page: exit 2, one line" \
     "[ $rc -eq 2 ] && [ \$(wc -l <$tmp/err) -eq 1 ] && grep -q \"unknown page 'nosuchpage'\" $tmp/err"
+rc=0
+"$A" help-man >/dev/null 2>"$tmp/err" || rc=$?
+check_eval "help-man without a page: exit 2, one line" "[ $rc -eq 2 ] && [ \$(wc -l <$tmp/err) -eq 1 ]"
 finish man_pages
