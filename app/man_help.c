@@ -1,7 +1,9 @@
 /* man_help.c - what the manual pages and the completion read from the
  * commands themselves: each command's --help text, captured by running the
- * command in-process (so the page shows exactly what --help prints), and
- * the flags that text names. */
+ * command in-process (so the page shows exactly what --help prints), the
+ * flags that text names, and the flags the option parser really takes
+ * (opts.h's help hook: a help text also names other commands' flags in
+ * passing, which the completion must not offer). */
 #include "man_page.h"
 #include "opts.h"
 
