@@ -13,7 +13,7 @@ LDLIBS  := -lgsl -lgslcblas -linih -lcjson -lm -lpthread
 
 PACKAGES := build-essential pkg-config python3 libgsl-dev libcmocka-dev libinih-dev libcjson-dev \
             libvulkan-dev glslc mesa-vulkan-drivers gnuplot-nox spirv-tools parallel valgrind \
-            clang libclang-rt-14-dev
+            clang libclang-rt-14-dev mandoc
 
 MODEL_SRC := $(sort $(wildcard model/*.c))
 ENGINE_SRC := $(sort $(wildcard sim/*.c sim/patterns/*.c))
@@ -37,9 +37,11 @@ LIB_OBJ := $(MODEL_OBJ) $(ENGINE_OBJ) $(VALIDATE_OBJ) $(UTIL_OBJ) $(API_OBJ)
 .PHONY: all deps run test bench clean asan validate-full calibrate-check examples lib golden-update accuracy docs-keys
 all: $(B)/atomsim $(B)/vkbench
 
-# Installs the Debian packages the project needs, once per machine.
+# Installs the Debian packages the project needs, once per machine, and
+# again when this file (PACKAGES) changes: a package added later (mandoc)
+# reaches checkouts whose stamp predates it.
 deps: $(B)/.deps
-$(B)/.deps:
+$(B)/.deps: Makefile
 	@mkdir -p $(B)
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -80,6 +82,7 @@ $(B)/examples/%: examples/%.c include/atomsim/dispatch.h $(B)/libatomsim.a | $(B
 
 -include util/version.mk
 -include install.mk
+-include app/man.mk
 -include validate/vkbench.mk
 -include validate/cpubench.mk
 -include plots/plots.mk

@@ -8,12 +8,10 @@
 #include "../util/intr.h"
 #include "../util/out.h"
 #include "commands.h"
+#include "man_page.h"
 
-static const struct {
-    const char *name;
-    int (*fn)(int, char **);
-    const char *help;
-} commands[] = {
+/* man_command: the manual pages and the completion read this table too. */
+static const man_command commands[] = {
     { "run", cmd_run, "simulate or model one run of a pattern" },
     { "config", cmd_config, "list every config key, or dump an effective config" },
     { "sweep", cmd_sweep, "a grid over pattern parameters and config keys" },
@@ -54,6 +52,9 @@ int main(int argc, char **argv)
         usage(stdout);
         return out_stdout_close(NULL, 0);
     }
+    /* hidden: `make man` and `make completion` (man_page.c) */
+    if (!strcmp(argv[1], "help-man"))
+        return out_stdout_close("help-man", man_main(argc - 1, argv + 1, commands, sizeof commands / sizeof commands[0]));
     const char *name = strcmp(argv[1], "--version") ? argv[1] : "version";
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(name, commands[i].name)) {

@@ -12,6 +12,8 @@ const opt_choice opt_format_choices[] = {
     { "text", CLI_FORMAT_TEXT }, { "csv", CLI_FORMAT_CSV }, { "json", CLI_FORMAT_JSON }, { NULL, 0 },
 };
 
+void (*opt_help_hook)(const opt_cmd *c, const struct option *taken, const char *shorts);
+
 /* The code getopt_long returns for spec i; the common flags keep theirs
  * (1000.., and 'p'). */
 #define SPEC_CODE(i) (3000 + (i))
@@ -251,6 +253,16 @@ int opt_parse(const opt_cmd *c, int argc, char **argv)
             continue;
         }
         if (code == CLI_OPT_HELP) {
+            if (opt_help_hook) {
+                struct option taken[2 * CLI_MAX_LONGOPTS];
+                int k = 0;
+                for (const struct option *o = lo; o->name; o++)
+                    if (o->val >= SPEC_CODE(0) || common_taken(c, o->val))
+                        taken[k++] = *o;
+                taken[k] = (struct option){ 0, 0, 0, 0 };
+                opt_help_hook(c, taken, shorts);
+                return 0;
+            }
             if (c->usage)
                 c->usage(stdout);
             return out_stdout_failed(c->name);

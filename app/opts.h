@@ -121,6 +121,12 @@ typedef struct opt_cmd {
 #define OPT_GO (-1)
 int opt_parse(const opt_cmd *c, int argc, char **argv);
 
+/* When set, --help calls this instead of printing the usage, with the long
+ * options the command takes (its own and the common ones; none it only
+ * refuses by name) and its short ones: `atomsim help-man` reads a
+ * command's flags from the parser itself for the completion (man_help.c). */
+extern void (*opt_help_hook)(const opt_cmd *c, const struct option *taken, const char *shorts);
+
 /* --format's common names, for a command that takes them as its own. */
 extern const opt_choice opt_format_choices[];
 
