@@ -11,6 +11,7 @@
 #include "../model/model.h"
 #include "../sim/engine.h"
 #include "../util/num.h"
+#include "../util/progress.h"
 
 void cli_args_init(cli_args *a)
 {
@@ -81,6 +82,7 @@ void cli_usage_params(FILE *f, int *col, int indent, const char *meta)
 void cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
+    prog_hide(); /* the message starts its own line, not after the progress line */
     fprintf(stderr, "atomsim %s: ", cmd);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
