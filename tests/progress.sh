@@ -109,6 +109,12 @@ if command -v script >/dev/null 2>&1; then
     check_eval "progress: on a terminal, stdout is still the plain rows" "cmp -s '$tmp/tty.out' '$tmp/1.plain'"
     script -qec "$S --no-progress >$tmp/tty2.out" /dev/null >"$tmp/tty2" 2>&1 </dev/null || true
     check_eval "progress: on a terminal, --no-progress silences it" "! grep -q 'atomsim sweep' '$tmp/tty2' && cmp -s '$tmp/tty2.out' '$tmp/1.plain'"
+    # stdout on the terminal too: each row clears the line first, so the
+    # rows come out whole (the line drawn and cleared between them)
+    script -qec "$A sweep --pattern histogram --n 2^16 --bins 1..2^16:x2 -j 1" /dev/null >"$tmp/tty3" 2>&1 </dev/null || true
+    "$A" sweep --pattern histogram --n 2^16 --bins 1..2^16:x2 -j 1 >"$tmp/plain3" 2>/dev/null
+    sed 's/\r$//' "$tmp/tty3" | sed -E 's/\r\x1b\[K(atomsim sweep: [^\r]*(left|unknown))?//g' >"$tmp/rows3"
+    check_eval "progress: stdout and stderr on one terminal, the rows stay whole" "cmp -s '$tmp/rows3' '$tmp/plain3' && grep -q 'atomsim sweep: 0/17 rows' '$tmp/tty3'"
 else
     echo "note: script (util-linux) is not installed; the terminal cases are not checked"
 fi

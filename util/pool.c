@@ -314,8 +314,10 @@ int pool_run(const pool_ops *ops, void *ctx, uint64_t count, int jobs, int show_
     intr_release(held);
     /* a caller that held the signals unwinds itself; for the others the
      * workers are gone now, and so is the process */
-    if (intr_pending() && !held)
+    if (intr_pending() && !held) {
+        prog_hide(); /* a caller's line (calibrate's) would run into the message */
         intr_exit();
+    }
     return rc;
 }
 
