@@ -102,7 +102,8 @@ int cmd_export(int argc, char **argv)
         OPT_END,
     };
     cli_args_init(&a);
-    opt_cmd cmd = { .name = "export", .specs = specs, .args = &a, .common = OPT_COMMON_CONFIG | OPT_COMMON_OVERRIDES | OPT_COMMON_PROGRESS,
+    opt_cmd cmd = { .name = "export", .specs = specs, .args = &a,
+                    .common = OPT_COMMON_CONFIG | OPT_COMMON_OVERRIDES | OPT_COMMON_PROGRESS,
                     .usage = usage, .max_positional = -1, .positional = &positional };
     if ((rc = opt_parse(&cmd, argc, argv)) != OPT_GO)
         return rc;
