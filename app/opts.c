@@ -22,8 +22,8 @@ const opt_choice opt_format_choices[] = {
  * the flag, so its words are written once, here. */
 static void progress_usage(FILE *f)
 {
-    fprintf(f, "--no-progress: no progress line on stderr (rows done, total, time left; drawn only when\n"
-               "stderr is a terminal, never on stdout).\n");
+    fprintf(f, "  --no-progress    no progress line on stderr (rows done, total, time left: drawn only\n"
+               "                   when stderr is a terminal, never on stdout)\n");
 }
 
 /* "1", "1024", "1e15", "0.5": a bound as a person writes it. */
