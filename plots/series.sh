@@ -87,11 +87,12 @@ function nth(l, v) { if (!((l, v) in seen_)) { seen_[l, v] = ++nseen_[l] } retur
         svar[nseries] = (var == "") ? 0 : nth("varied", var)
         seng[nseries] = eng
     }
-    if ((name, $xc + 0) in at) {
+    xk = sprintf("%.17g", $xc + 0)   # not CONVFMT: 1048576 and 1048577 are two x
+    if ((name, xk) in at) {
         printf "series.sh: %s: series %s has two rows at %s = %s; name the column that differs in SERIES or pin it with COL=VALUE\n", src, name, X, $xc > "/dev/stderr"
         bad = 1; exit 1
     }
-    at[name, $xc + 0] = 1
+    at[name, xk] = 1
     k = ++count[name]; xs[name, k] = $xc + 0; ys[name, k] = yv
 }
 END {
