@@ -12,6 +12,7 @@
 #include "../sim/engine.h"
 #include "../util/num.h"
 #include "datadir.h"
+#include "../util/progress.h"
 
 void cli_args_init(cli_args *a)
 {
@@ -82,6 +83,7 @@ void cli_usage_params(FILE *f, int *col, int indent, const char *meta)
 void cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
+    prog_hide(); /* the message starts its own line, not after the progress line */
     fprintf(stderr, "atomsim %s: ", cmd);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);

@@ -1,17 +1,66 @@
 /* calibrate_fit.c - what `atomsim calibrate` does once its flags are read
  * (cmd_calibrate.c): loads the config, dataset and split, fits stage by
  * stage (validate/calibrate_run.h), prints the residuals before and after
- * and writes the overlay (calibrate_report.c). */
+ * and writes the overlay (calibrate_report.c).  Its progress line
+ * (util/progress.h) counts simulated rows against the run's budget: the
+ * pools of every evaluation count into it. */
 #include "calibrate_fit.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "../util/progress.h"
 #include "calibrate_report.h"
 
-/* Each stage's line as it finishes (not with --quiet). */
-static void stage_done(void *f, const cal_stage *st, const cal_stage_result *res, double seconds)
+/* What the stages may simulate, stage by stage, for the progress line. */
+typedef struct fit_budget {
+    uint64_t stage[CAL_MAX_RESULTS * 4]; /* by index in cal_stages() */
+    uint64_t done;                     /* the budgets of the stages finished */
+    uint64_t total;
+    int quiet;
+} fit_budget;
+
+/* A stage simulates its fit rows once before its search, once per
+ * evaluation (max_evals; its last step may take one or two more) and once
+ * after; the residuals simulate every row twice. */
+static void budget_of(fit_budget *b, const cfg_option *const *want, int nwant, const val_dataset *d,
+                      const cal_run *run, int max_evals)
 {
-    calrep_stage(f, st, res, seconds);
+    size_t nstages;
+    const cal_stage *st = cal_stages(&nstages);
+    unsigned char *mask = malloc(d->count ? d->count : 1);
+    char err[CFG_ERR_MAX];
+    b->total = 2 * (uint64_t)d->count;
+    for (size_t s = 0; mask && s < nstages && s < sizeof b->stage / sizeof b->stage[0]; s++) {
+        int mine = 0;
+        for (int k = 0; k < CAL_MAX_STAGE_KEYS && st[s].keys[k]; k++) {
+            const cfg_option *o;
+            if (cal_key_lookup(st[s].keys[k], &o, err))
+                continue;
+            for (int w = 0; w < nwant; w++)
+                mine |= want[w] == o;
+        }
+        b->stage[s] = mine ? (uint64_t)cal_stage_rows(&st[s], d, run->fit, mask) * (uint64_t)(max_evals + 2) : 0;
+        b->total += b->stage[s];
+    }
+    free(mask);
+}
+
+/* Each stage's line as it finishes (not with --quiet), and the progress
+ * line moved to the end of its budget, however much of it the stage used. */
+static void stage_done(void *ctx, const cal_stage *st, const cal_stage_result *res, double seconds)
+{
+    fit_budget *b = ctx;
+    size_t nstages;
+    const cal_stage *all = cal_stages(&nstages);
+    size_t s = (size_t)(st - all);
+    if (s < sizeof b->stage / sizeof b->stage[0])
+        b->done += b->stage[s];
+    prog_set(b->done);
+    if (!b->quiet) {
+        prog_stdout();
+        calrep_stage(stdout, st, res, seconds);
+    }
 }
 
 int calfit_run(const calfit_request *r)
@@ -67,10 +116,18 @@ int calfit_run(const calfit_request *r)
     o.engine = cli_sim_engine;
     o.log = r->quiet ? NULL : stdout;
     cfg0 = cfg;
+    fit_budget b = { .quiet = r->quiet };
+    budget_of(&b, want, nwant, &d, &run, r->max_evals);
     if (!r->quiet)
         printf("calibrating %s on %s: %zu fit rows, %zu test rows, %d keys, -j %d, --max-events %g\n",
                cfg.path[0] ? cfg.path : "(defaults)", r->data, run.nfit, run.ntest, nwant, r->jobs, r->max_events);
-    if (cal_run_stages(&run, &cfg, want, nwant, &d, &o, r->quiet ? NULL : stage_done, stdout, err)) {
+    fflush(stdout); /* before the progress line, on a terminal */
+    prog_begin("calibrate", "rows", b.total);
+    rc = cal_run_stages(&run, &cfg, want, nwant, &d, &o, stage_done, &b, err) ||
+         (run.nres && cal_run_residuals(&run, &cfg0, &cfg, &d, &o, err));
+    prog_end();
+    if (rc) {
+        rc = 1;
         cli_error("calibrate", "%s", err);
         goto done;
     }
@@ -79,11 +136,8 @@ int calfit_run(const calfit_request *r)
         rc = 2;
         goto done;
     }
-    /* residuals over every row, before and after */
-    if (cal_run_residuals(&run, &cfg0, &cfg, &d, &o, err)) {
-        cli_error("calibrate", "%s", err);
-        goto done;
-    }
+    /* the residuals, every row before and after, ran with the stages (one
+     * progress line for both) */
     if (!r->quiet) {
         printf("\nresiduals (rows run/rows, median and p90 absolute error, Spearman):\n");
         calrep_residuals(stdout, "  ", &d, run.before, run.after, run.fit, run.test);

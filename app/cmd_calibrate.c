@@ -50,7 +50,8 @@ int cmd_calibrate(int argc, char **argv)
         OPT_END,
     };
     cli_args_init(&a);
-    opt_cmd cmd = { .name = "calibrate", .specs = specs, .args = &a, .common = OPT_COMMON_ALL, .usage = usage };
+    opt_cmd cmd = { .name = "calibrate", .specs = specs, .args = &a, .common = OPT_COMMON_ALL | OPT_COMMON_PROGRESS,
+                    .usage = usage };
     if ((rc = opt_parse(&cmd, argc, argv)) != OPT_GO)
         return rc;
     if (!data || !out) {

@@ -56,7 +56,8 @@ int cmd_check(int argc, char **argv)
     };
     cli_args_init(&a);
     opt_cmd cmd = { .name = "check", .specs = specs, .args = &a,
-                    .common = OPT_COMMON_CONFIG | OPT_COMMON_FORMAT | OPT_COMMON_OVERRIDES, .usage = usage };
+                    .common = OPT_COMMON_CONFIG | OPT_COMMON_FORMAT | OPT_COMMON_OVERRIDES | OPT_COMMON_PROGRESS,
+                    .usage = usage };
     if ((rc = opt_parse(&cmd, argc, argv)) != OPT_GO)
         return rc;
     if (a.format == CLI_FORMAT_JSON) {

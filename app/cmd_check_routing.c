@@ -51,6 +51,7 @@ int cmd_check_routing(int argc, char **argv)
         OPT_END,
     };
     opt_cmd cmd = { .name = "check", .specs = specs, .usage = usage, .see = "atomsim check --routing --help",
+                    .common = OPT_COMMON_PROGRESS,
                     .max_positional = -1, .positional = &positional };
     if ((rc = opt_parse(&cmd, argc, argv)) != OPT_GO)
         return rc;

@@ -47,7 +47,7 @@ static int parse(chs_opts *o, int argc, char **argv)
         OPT_END,
     };
     opt_cmd cmd = { .name = CMD, .specs = specs, .args = &o->a,
-                    .common = OPT_COMMON_CONFIG | OPT_COMMON_FORMAT | OPT_COMMON_OVERRIDES,
+                    .common = OPT_COMMON_CONFIG | OPT_COMMON_FORMAT | OPT_COMMON_OVERRIDES | OPT_COMMON_PROGRESS,
                     .usage = help_check_sim, .see = "atomsim check --against sim --help" };
     int rc = opt_parse(&cmd, argc, argv);
     if (rc != OPT_GO)

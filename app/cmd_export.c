@@ -100,13 +100,13 @@ int cmd_export(int argc, char **argv)
         OPT_CALL("sim-smem", 1, parse_sim, &x, .given = sim),
         OPT_FLAG("count", &x.count_only, .given = sim),
         OPT_FLAG("list", &x.list, .given = sim),
-        OPT_FLAG("no-progress", &x.no_progress),
         OPT_STRING("reuse-config", &x.reuse_config, .given = sim),
         OPT_LIST("reuse", x.reuse, &x.nreuse, XR_MAX_REUSE, .noun = "parts", .given = sim),
         OPT_END,
     };
     cli_args_init(&a);
-    opt_cmd cmd = { .name = "export", .specs = specs, .args = &a, .common = OPT_COMMON_CONFIG | OPT_COMMON_OVERRIDES,
+    opt_cmd cmd = { .name = "export", .specs = specs, .args = &a,
+                    .common = OPT_COMMON_CONFIG | OPT_COMMON_OVERRIDES | OPT_COMMON_PROGRESS,
                     .usage = usage, .max_positional = -1, .positional = &positional };
     if ((rc = opt_parse(&cmd, argc, argv)) != OPT_GO)
         return rc;

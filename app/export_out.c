@@ -124,7 +124,7 @@ static int export_sim(const cfg_config *cfg, const cpu_config *cpu, const xo_arg
         .reuse = sa->reuse,
         .nreuse = sa->nreuse,
         .jobs = sa->jobs,
-        .progress = !sa->no_progress,
+        .progress = 1,
     };
     xr_outcome o;
     xr_cost c;

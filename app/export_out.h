@@ -19,7 +19,7 @@ typedef struct xo_args {
     int nresiduals;
     /* --engine sim and what only it takes */
     int sim, sim_flags;                 /* sim_flags: a flag of the simulator's was given */
-    int merge, count_only, list, no_progress, jobs, shard_given;
+    int merge, count_only, list, jobs, shard_given;
     unsigned long long shard_k, shard_n;
     double max_events;                  /* NAN: the config's */
     xs_scope scope;                     /* scope.only: --only, for the model too */

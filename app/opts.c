@@ -4,6 +4,7 @@
  * first bad one.  getopt_long stays underneath so that abbreviations
  * (--conf) and arguments after options behave as they always did. */
 #include "../util/out.h"
+#include "../util/progress.h"
 #include "opts.h"
 
 #include <string.h>
@@ -15,8 +16,17 @@ const opt_choice opt_format_choices[] = {
 void (*opt_help_hook)(const opt_cmd *c, const struct option *taken, const char *shorts);
 
 /* The code getopt_long returns for spec i; the common flags keep theirs
- * (1000.., and 'p'). */
+ * (1000.., and 'p'), --no-progress its own. */
 #define SPEC_CODE(i) (3000 + (i))
+#define NO_PROGRESS_CODE 2999
+
+/* --no-progress's line under a command's usage: every long command takes
+ * the flag, so its words are written once, here. */
+static void progress_usage(FILE *f)
+{
+    fprintf(f, "  --no-progress    no progress line on stderr (rows done, total, time left: drawn only\n"
+               "                   when stderr is a terminal, never on stdout)\n");
+}
 
 /* "1", "1024", "1e15", "0.5": a bound as a person writes it. */
 static void bound_text(double v, char *buf, size_t len)
@@ -186,6 +196,8 @@ static int build(const opt_cmd *c, struct option *lo, int cap, char *shorts, siz
         if (!mine && (common_taken(c, o->val) || c->refused))
             lo[n++] = *o;
     }
+    if ((c->common & OPT_COMMON_PROGRESS) && n < cap - 1)
+        lo[n++] = (struct option){ "no-progress", no_argument, NULL, NO_PROGRESS_CODE };
     lo[n] = (struct option){ 0, 0, 0, 0 };
     return n;
 }
@@ -213,6 +225,7 @@ int opt_parse(const opt_cmd *c, int argc, char **argv)
     /* which options were given: the command's by index, the common ones by
      * code (CLI_OPT_CONFIG..: args.h) */
     unsigned char seen_spec[3 * CLI_MAX_LONGOPTS] = { 0 }, seen_common[2 * CLI_MAX_LONGOPTS] = { 0 };
+    int seen_no_progress = 0;
     while (c->specs[nspecs].name)
         nspecs++;
     if (nspecs > (int)sizeof seen_spec) {
@@ -252,6 +265,14 @@ int opt_parse(const opt_cmd *c, int argc, char **argv)
             }
             continue;
         }
+        if (code == NO_PROGRESS_CODE) {
+            if (seen_no_progress++) {
+                cli_error(c->name, "%s is given twice (it takes one value)", flag);
+                return 2;
+            }
+            prog_quiet();
+            continue;
+        }
         if (code == CLI_OPT_HELP) {
             if (opt_help_hook) {
                 struct option taken[2 * CLI_MAX_LONGOPTS];
@@ -265,6 +286,8 @@ int opt_parse(const opt_cmd *c, int argc, char **argv)
             }
             if (c->usage)
                 c->usage(stdout);
+            if (c->common & OPT_COMMON_PROGRESS)
+                progress_usage(stdout);
             return out_stdout_failed(c->name);
         }
         if (code != 'p' && !common_taken(c, code)) {

@@ -91,6 +91,10 @@ enum {
     OPT_COMMON_FORMAT = 16,   /* --format text|csv|json */
     OPT_COMMON_OVERRIDES = 32, /* -p section.key=value */
     OPT_COMMON_ALL = 63,
+    /* --no-progress: no progress line (util/progress.h); the long commands
+     * take it, and their --help says so in one line opt_parse adds.  Needs
+     * no `args`: it silences the process's one line. */
+    OPT_COMMON_PROGRESS = 64,
 };
 
 typedef struct opt_cmd {

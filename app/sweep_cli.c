@@ -128,7 +128,7 @@ static void study_usage(FILE *f)
 int swp_cli_parse(swp_cli *c, int argc, char **argv, int study)
 {
     opt_spec specs[24 + PP_COUNT];
-    int n = 0, no_progress = 0, format = CLI_FORMAT_CSV, positional, rc;
+    int n = 0, format = CLI_FORMAT_CSV, positional, rc;
     memset(c, 0, sizeof *c);
     c->run.jobs = pool_default_jobs();
     c->run.cmd = study ? "study" : "sweep";
@@ -149,7 +149,6 @@ int swp_cli_parse(swp_cli *c, int argc, char **argv, int study)
     specs[n++] = (opt_spec)OPT_FLAG("canonical", &c->canonical);
     specs[n++] = (opt_spec)OPT_FLAG("keep-going", &c->run.keep_going);
     specs[n++] = (opt_spec)OPT_FLAG("config-column", &c->config_column);
-    specs[n++] = (opt_spec)OPT_FLAG("no-progress", &no_progress);
     specs[n++] = (opt_spec)OPT_FLAG("count", &c->count_only);
     if (study) {
         specs[n++] = (opt_spec)OPT_STRING("out-dir", &c->out_dir);
@@ -160,10 +159,10 @@ int swp_cli_parse(swp_cli *c, int argc, char **argv, int study)
     }
     specs[n] = (opt_spec)OPT_END;
     opt_cmd cmd = { .name = c->run.cmd, .specs = specs, .usage = study ? study_usage : sweep_usage,
-                    .max_positional = study, .positional = &positional };
+                    .common = OPT_COMMON_PROGRESS, .max_positional = study, .positional = &positional };
     if ((rc = opt_parse(&cmd, argc, argv)) != OPT_GO)
         return rc;
-    c->run.progress = !no_progress;
+    c->run.progress = 1; /* --no-progress, the common flag, silences the line itself */
     c->format = (enum cli_format)format;
     c->positional = positional < argc ? argv[positional] : NULL;
     return OPT_GO;

@@ -1,7 +1,7 @@
 /* sweep_run.c - the runner of `sweep` and `study`: a plan's rows as jobs of
  * the worker pool (util/pool.c: forked workers, results back in row
  * order), each finished row to the writers (sweep_write.c) or, failed,
- * reported on stderr, with a progress line when stderr is a terminal.
+ * reported on stderr, each counted on the progress line (util/progress.h).
  * SIGINT or SIGTERM stops it between rows: what is written ends with a
  * whole row, and it returns 130 or 143. */
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include "../util/intr.h"
 #include "../util/out.h"
 #include "../util/pool.h"
+#include "../util/progress.h"
 #include "sweep_int.h"
 
 /* ---- running ----------------------------------------------------------------- */
@@ -46,6 +47,9 @@ static int emit(const swp_plan *p, const swp_run_opts *o, swp_writer *w, const s
         cli_error(o->cmd, "%s: %s", d, r->err);
         return r->rc;
     }
+    for (int i = 0; i < w->nouts; i++)
+        if (w->outs[i].f == stdout)
+            prog_stdout();
     if (swp_writer_row(w, &row, &r->st))
         *write_failed = 1;
     for (int i = 0; i < w->nouts; i++)

@@ -2,9 +2,11 @@
 # bins, each cell coloured by the faster side (GPU or CPU tier: the cost
 # rule's decision, data movement included, in a schema-2 table; the bare
 # costs otherwise), cells where seed 000's rule decides otherwise (its
-# density inhibition, its penalty, or CAS) crossed, and the seed's 10% rule
+# density inhibition, its penalty, or CAS) crossed, the seed's 10% rule
 # (contention density above dispatch.density_inhibit of thread capacity) as
-# a black line.  Data: plots/prep_decisions.sh (its .gpi says which column
+# a black line and where its penalty starts (dispatch.density_penalty_start,
+# 5%) as a dashed grey one, both at their true positions on the axis
+# (prep_decisions.sh: S = 0.1 and K = 10 at 10%), not at a cell edge.  Data: plots/prep_decisions.sh (its .gpi says which column
 # the crosses come from: seed_decision, or decision in an older table).
 # Renders OUT.png and OUT.svg.  Variables:
 #   out (required); title; panels (1..2, default 1); w, h
@@ -36,7 +38,7 @@ do for [fmt in "png svg"] {
     set style fill solid 1.0 noborder
     do for [i=1:panels] {
         d = value("d" . i)
-        undefine decided_by
+        undefine decided_by penalty_points
         load d . ".gpi"
         if (!exists("decided_by")) { decided_by = "decision" }
         crossed = (decided_by eq "seed_decision") ? "the seed rule departs from it" : "the decision departs from it"
@@ -53,6 +55,9 @@ do for [fmt in "png svg"] {
         }
         if (rule_points > 0) {
             cmd = cmd . sprintf(", '%s-rule.dat' using 1:2 with lines lw 2.5 lc rgb 'black' title sprintf('seed 000 rule: density > %%g of capacity', inhibit)", d)
+        }
+        if (exists("penalty_points") && penalty_points > 0) {
+            cmd = cmd . sprintf(", '%s-penalty.dat' using 1:2 with lines lw 2 dt 2 lc rgb '#555555' title sprintf('seed 000 penalty from density > %%g', penalty_start)", d)
         }
         eval(cmd)
     }

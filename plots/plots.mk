@@ -12,7 +12,9 @@
 #   plots/out/study-*, whatif-l2         the studies; answers.md: their answers
 # PLOT_MAX_EVENTS (default 1e6) bounds the simulator per measured row, so
 # that the whole target stays within a few minutes on two cores; rows above
-# it are skipped and counted (PLOT_MAX_EVENTS=2e9 runs them all, slowly).
+# it are skipped and counted (make plots PLOT_MAX_EVENTS=2e9 runs them all,
+# slowly).  Each step says on stderr which it is, "plots: step K/N: ...",
+# and atomsim's own progress line shows while a study runs on a terminal.
 
 PLOTS_OUT := plots/out
 PLOTS_DATA := $(PLOTS_OUT)/data
@@ -27,26 +29,35 @@ PLOT_GPUS := $(foreach g,$(patsubst validate/data/%.csv,%,$(sort $(wildcard vali
 # calibration overlays (NAME.calibrated.ini)
 PLOT_CONFIGS := $(filter-out cpu-% %.calibrated,$(patsubst configs/%.ini,%,$(sort $(wildcard configs/*.ini))))
 PLOT_COSTS := $(PLOT_CONFIGS:%=$(PLOTS_COSTS)/%-costs.csv)
+# the steps of the plots recipe: one per GPU dataset, one per config, the
+# studies' plots and their answers (the study CSVs and cost tables before
+# them count their own, "study K/N", "cost table K/N")
+PLOT_STEPS := $(words $(PLOT_GPUS) $(PLOT_CONFIGS) studies answers)
 # sim,model when the model answers, sim alone otherwise (decided when run)
 PLOT_ENGINES = $$($(B)/atomsim run --engine model --pattern counter --n 1024 >/dev/null 2>&1 && echo sim,model || echo sim)
 
 .PHONY: plots plots-gnuplot plots-studies
 plots: plots-gnuplot $(B)/atomsim $(STUDY_CSV) $(PLOT_COSTS)
-	@start=$$(date +%s); set -e; \
+	@start=$$(date +%s); set -e; k=0; n=$(PLOT_STEPS); \
+	step() { k=$$((k + 1)); echo "plots: step $$k/$$n: $$*" >&2; }; \
 	for g in $(PLOT_GPUS); do \
-	  ATOMSIM=$(B)/atomsim MAX_EVENTS=$(PLOT_MAX_EVENTS) bash plots/prep_validation.sh $$g $(PLOTS_DATA); \
+	  step "$$g: predicting its measured rows (PLOT_MAX_EVENTS=$(PLOT_MAX_EVENTS)), contention and predicted-vs-measured"; \
+	  ATOMSIM=$(B)/atomsim PLOT_MAX_EVENTS=$(PLOT_MAX_EVENTS) bash plots/prep_validation.sh $$g $(PLOTS_DATA); \
 	  tr=$$($(B)/atomsim config --dump --config configs/$$g.ini | sed -n 's/^trust = //p'); \
 	  gnuplot -e "gpu='$$g'; trust=\"$$tr\"; datadir='$(PLOTS_DATA)'; out='$(PLOTS_OUT)/contention-$$g'" plots/contention.gp; \
 	  gnuplot -e "gpu='$$g'; trust=\"$$tr\"; datadir='$(PLOTS_DATA)'; out='$(PLOTS_OUT)/predicted-vs-measured-$$g'" plots/predicted_vs_measured.gp; \
 	done; \
 	for c in $(PLOT_CONFIGS); do \
+	  step "$$c: decision map"; \
 	  t=$(PLOTS_COSTS)/$$c-costs.csv; d=$(PLOTS_DATA)/decisions-$$c; tr=$$($(B)/atomsim config --dump --config configs/$$c.ini | sed -n 's/^trust = //p'); \
 	  if bash plots/prep_decisions.sh $$t $$d-compaction compaction selectivity wg=256 smem_per_wg=0 && \
 	     bash plots/prep_decisions.sh $$t $$d-histogram histogram bins hot=0 wg=256 smem_per_wg=0; then \
 	    gnuplot -e "out='$(PLOTS_OUT)/decision-map-$$c'; panels=2; title=\"$$c ($$tr): the faster side by predicted cost, and where the seed rule departs from it (atomsim export, wg = 256, no extra shared memory)\"; d1='$$d-compaction'; t1='compaction'; d2='$$d-histogram'; t2='histogram (hot = 0)'" plots/decision_map.gp; \
 	  fi; \
 	done; \
+	step "the studies' plots"; \
 	bash plots/studies.sh $(PLOTS_STUDIES) $(PLOTS_DATA)/series $(PLOTS_OUT) $(PLOTS_COSTS); \
+	step "the studies' answers (answers.md)"; \
 	bash plots/answers.sh $(PLOTS_STUDIES) $(PLOTS_COSTS) >$(PLOTS_OUT)/answers.md; \
 	echo "plots: $$(ls $(PLOTS_OUT)/*.png | wc -l) PNG (and as many SVG) in $(PLOTS_OUT)/, answers in $(PLOTS_OUT)/answers.md ($$(( $$(date +%s) - start )) s to render)"
 
@@ -64,7 +75,7 @@ plots-studies: $(STUDY_CSV)
 .SECONDEXPANSION:
 $(PLOTS_STUDIES)/%.csv: configs/studies/%.ini $(B)/atomsim \
     $$(shell sed -n 's/^configs *= *//p' configs/studies/$$*.ini | tr ',' ' ')
-	@echo "study $*"
+	@echo "plots: study $$(printf '%s\n' $(STUDY_CSV) | grep -nxF '$@' | cut -d: -f1)/$(words $(STUDY_CSV)): $*" >&2
 	@$(B)/atomsim study $< --out-dir $(PLOTS_STUDIES) --engine $(PLOT_ENGINES)
 
 # the dispatcher's cost table of one config, its provenance (the seed rule's
@@ -72,5 +83,6 @@ $(PLOTS_STUDIES)/%.csv: configs/studies/%.ini $(B)/atomsim \
 # export leaves no file (its decision map is then skipped with a note)
 $(PLOTS_COSTS)/%-costs.csv: configs/%.ini $(B)/atomsim
 	@mkdir -p $(dir $@)
+	@echo "plots: cost table $$(printf '%s\n' $(PLOT_COSTS) | grep -nxF '$@' | cut -d: -f1)/$(words $(PLOT_COSTS)): $*" >&2
 	@$(B)/atomsim export --config $< --format csv --output $@ 2>$@.log \
 	  || { echo "decision map $*: atomsim export failed ($$(head -1 $@.log)); map skipped"; }

@@ -17,9 +17,18 @@
 #   OUT.dat       x xlo xhi n nlo nhi faster decided  (one cell each: 1 GPU,
 #                 0 CPU; x <= 0 left out: log axis)
 #   OUT-rule.dat  the seed rule's boundary: where density_fraction crosses
-#                 density_inhibit along AXIS, as cell edges per n
-#   OUT.gpi       pattern, axis, inhibit, what `decided` is, and the number
-#                 of cells of each kind
+#                 density_inhibit along AXIS, one vertical segment per n
+#                 (blank-line separated) at the crossing's true position,
+#                 not at a cell edge: between two neighbouring cells the
+#                 fraction is interpolated in log-log (exact for the
+#                 fraction of compaction, S, and of a histogram, 1/K), so
+#                 the line sits at S = 0.1 and K = 10 when the threshold is
+#                 0.1
+#   OUT-penalty.dat  the same for density_penalty_start (the seed's penalty
+#                 from 5%), when the table names it
+#   OUT.gpi       pattern, axis, inhibit, penalty_start, what `decided` is,
+#                 the number of cells of each kind and the boundaries' x
+#                 (rule_x, penalty_x: the distinct crossings, %.4g)
 # faster: the side the cost rule takes (the decision column, data movement
 # included) when the table says "# rule: cost", else gpu_us < cpu_us (the
 # table's bare costs).  decided: seed_decision when the table has it (where
@@ -39,13 +48,14 @@ if [ ! -s "$table" ]; then
     echo "decision map: no cost table at $table (atomsim export --config configs/GPU.ini --format csv > $table); map skipped" >&2
     exit 3
 fi
-# the sidecar's two keys, one a line as export writes them
-meta_inhibit= meta_rule=
+# the sidecar's keys, one a line as export writes them
+meta_inhibit= meta_rule= meta_penalty=
 if [ -f "$table.meta.json" ]; then
     meta_inhibit=$(sed -n 's/^ *"density_inhibit": *\([-+0-9.eE]*\),*$/\1/p' "$table.meta.json")
+    meta_penalty=$(sed -n 's/^ *"density_penalty_start": *\([-+0-9.eE]*\),*$/\1/p' "$table.meta.json")
     meta_rule=$(sed -n 's/^ *"rule": *"\([a-z_]*\)",*$/\1/p' "$table.meta.json")
 fi
-awk -F, -v MI="$meta_inhibit" -v MR="$meta_rule" -v P="$pattern" -v A="$axis" -v F="$*" -v out="$out" -v src="$table" '
+awk -F, -v MI="$meta_inhibit" -v MP="$meta_penalty" -v MR="$meta_rule" -v P="$pattern" -v A="$axis" -v F="$*" -v out="$out" -v src="$table" '
 function col(name) {
     if (!(name in ix)) { printf "prep_decisions: %s has no column \"%s\"\n", src, name > "/dev/stderr"; bad = 1; exit 1 }
     return ix[name]
@@ -59,8 +69,33 @@ function edges(v, n, lo, hi,   i) {
 function sortu(v, n,   i, j, t) {
     for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
 }
-BEGIN { inhibit = (MI != "") ? MI + 0 : 0.1; rule = MR }
+# where fraction `t` falls between (x1, f1) and (x2, f2): log-log when all
+# are positive, linear otherwise
+function cross(x1, f1, x2, f2, t) {
+    if (f1 == f2) return x1
+    if (x1 > 0 && x2 > 0 && f1 > 0 && f2 > 0 && t > 0)
+        return exp(log(x1) + (log(t) - log(f1)) * (log(x2) - log(x1)) / (log(f2) - log(f1)))
+    return x1 + (t - f1) * (x2 - x1) / (f2 - f1)
+}
+# the boundary of threshold t along x in row j (n), into file f; returns
+# the points written and adds the crossings to the list xl
+function boundary(t, j, f,   i, x, xp, w, c) {
+    w = 0
+    for (i = 2; i <= nx; i++) {
+        x = xv[i]; xp = xv[i - 1]
+        if (!have[xp, nv[j]] || !have[x, nv[j]]) continue
+        if ((frac[xp, nv[j]] > t) == (frac[x, nv[j]] > t)) continue
+        c = cross(xp, frac[xp, nv[j]], x, frac[x, nv[j]], t)
+        printf "%.10g %.10g\n%.10g %.10g\n\n", c, nl[j], c, nh[j] >> f
+        w += 2
+        c = sprintf("%.4g", c)
+        if (!((f, c) in listed)) { listed[f, c] = 1; xlist[f] = xlist[f] (xlist[f] == "" ? "" : " ") c }
+    }
+    return w
+}
+BEGIN { inhibit = (MI != "") ? MI + 0 : 0.1; penalty = (MP != "") ? MP + 0 : -1; rule = MR }
 /^# *density_inhibit:/ { inhibit = $0; sub(/.*: */, "", inhibit); inhibit += 0; next }
+/^# *density_penalty_start:/ { penalty = $0; sub(/.*: */, "", penalty); penalty += 0; next }
 /^# *rule:/ { rule = $0; sub(/.*: */, "", rule); next }
 /^#/ { next }
 !header {
@@ -95,10 +130,11 @@ END {
     if (bad) exit 1
     if (!nx) { printf "decision map: %s has no rows for %s; map skipped\n", src, P > "/dev/stderr"; exit 3 }
     sortu(xv, nx); sortu(nv, nn); edges(xv, nx, xl, xh); edges(nv, nn, nl, nh)
-    dat = out ".dat"; rl = out "-rule.dat"
+    dat = out ".dat"; rl = out "-rule.dat"; pl = out "-penalty.dat"
     printf "# %s: %s cells, x = %s; faster: %s; decided: %s\n# x xlo xhi n nlo nhi faster decided\n", src, P, A,
         cost ? "the cost rule (decision)" : "gpu_us < cpu_us", by > dat
     printf "# the seed rule (density_fraction > %g) boundary along %s\n# x n\n", inhibit, A > rl
+    printf "# the seed penalty (density_fraction > %g) boundary along %s\n# x n\n", penalty, A > pl
     for (j = 1; j <= nn; j++) {
         n = nv[j]
         for (i = 1; i <= nx; i++) {
@@ -106,12 +142,10 @@ END {
             if (!have[x, n]) continue
             printf "%.10g %.10g %.10g %.10g %.10g %.10g %d %d\n", x, xl[i], xh[i], n, nl[j], nh[j], faster[x, n], decided[x, n] >> dat
             cells++; gf += faster[x, n]; override += (faster[x, n] != decided[x, n])
-            if (i > 1 && have[xv[i - 1], n] && ((frac[xv[i - 1], n] > inhibit) != (frac[x, n] > inhibit))) {
-                printf "%.10g %.10g\n%.10g %.10g\n", xl[i], nl[j], xl[i], nh[j] >> rl
-                rp += 2
-            }
         }
+        rp += boundary(inhibit, j, rl)
+        if (penalty >= 0 && penalty < inhibit) pp += boundary(penalty, j, pl)
     }
-    printf "pattern = \"%s\"\naxis = \"%s\"\ninhibit = %g\ndecided_by = \"%s\"\nfaster_by = \"%s\"\ncells = %d\ngpu_faster = %d\ncpu_faster = %d\noverridden = %d\nrule_points = %d\n",
-        P, A, inhibit, by, cost ? "cost" : "bare", cells, gf, cells - gf, override, rp > (out ".gpi")
+    printf "pattern = \"%s\"\naxis = \"%s\"\ninhibit = %g\npenalty_start = %g\ndecided_by = \"%s\"\nfaster_by = \"%s\"\ncells = %d\ngpu_faster = %d\ncpu_faster = %d\noverridden = %d\nrule_points = %d\nrule_x = \"%s\"\npenalty_points = %d\npenalty_x = \"%s\"\n",
+        P, A, inhibit, penalty, by, cost ? "cost" : "bare", cells, gf, cells - gf, override, rp, xlist[rl], pp + 0, xlist[pl] > (out ".gpi")
 }' "$table"

@@ -25,11 +25,13 @@
 #                           each panel has points for
 #   GPU-pvm.gpi             gnuplot include: patterns with sim / model points,
 #                           and each engine's error summary
-# Environment: ATOMSIM (build/atomsim), MAX_EVENTS (the simulator's event
-# budget per row, default 1e6: rows above it are skipped and counted, so that
-# the CAS loops at tens of thousands of contenders do not take minutes),
+# Environment: ATOMSIM (build/atomsim), PLOT_MAX_EVENTS (the simulator's
+# event budget per row, default 1e6: rows above it are skipped and counted,
+# so that the CAS loops at tens of thousands of contenders do not take
+# minutes; `make plots` takes the variable under the same name),
 # JOBS (worker processes, default all CPUs), ENGINES (e.g. "sim").
 set -eu
+budget=${PLOT_MAX_EVENTS:-1e6}
 [ $# = 2 ] || { echo "usage: plots/prep_validation.sh GPU OUTDIR" >&2; exit 2; }
 gpu=$1 out=$2
 A=${ATOMSIM:-build/atomsim}
@@ -48,9 +50,9 @@ if [ -n "${JOBS:-}" ]; then jobs=(-j "$JOBS"); fi
 pred=$out/$gpu-predicted.csv
 fresh=1
 for dep in "$measured" "$A" ${cfg[1]:+"${cfg[1]}"}; do [ "$pred" -nt "$dep" ] || fresh=0; done
-if [ "$fresh" = 0 ] || [ "$(cat "$pred.engines" 2>/dev/null)" != "$ENGINES ${MAX_EVENTS:-1e6}" ]; then
+if [ "$fresh" = 0 ] || [ "$(cat "$pred.engines" 2>/dev/null)" != "$ENGINES $budget" ]; then
     rc=0
-    "$A" sweep --points "$measured" "${cfg[@]}" --engine "$ENGINES" -p "sim.max_events=${MAX_EVENTS:-1e6}" \
+    "$A" sweep --points "$measured" "${cfg[@]}" --engine "$ENGINES" -p "sim.max_events=$budget" \
         --keep-going --no-progress "${jobs[@]}" >"$pred.tmp" 2>"$out/$gpu-predicted.log" || rc=$?
     if [ "$rc" -gt 1 ]; then
         echo "prep_validation: atomsim sweep failed (exit $rc):" >&2
@@ -58,7 +60,7 @@ if [ "$fresh" = 0 ] || [ "$(cat "$pred.engines" 2>/dev/null)" != "$ENGINES ${MAX
         exit 1
     fi
     mv "$pred.tmp" "$pred"
-    echo "$ENGINES ${MAX_EVENTS:-1e6}" >"$pred.engines"
+    echo "$ENGINES $budget" >"$pred.engines"
 fi
 skipped=$(grep -c "event budget" "$out/$gpu-predicted.log" || true)
 other=$(grep -vc "event budget" "$out/$gpu-predicted.log" || true)
@@ -68,7 +70,7 @@ if [ "$other" -gt 0 ]; then
     exit 1
 fi
 if [ "$skipped" -gt 0 ]; then
-    echo "$gpu: $skipped simulated rows over the plots' budget of ${MAX_EVENTS:-1e6} events skipped (MAX_EVENTS=2e9 runs them; list in $out/$gpu-predicted.log)"
+    echo "$gpu: $skipped simulated rows over the plots' budget of $budget events skipped (make plots PLOT_MAX_EVENTS=2e9 runs them; list in $out/$gpu-predicted.log)"
 fi
 
 awk -F, -v out="$out" -v gpu="$gpu" '

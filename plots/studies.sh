@@ -13,7 +13,9 @@
 # STUDYDIR holds NAME.csv as `atomsim study` writes it; a study without its
 # CSV is skipped with a note.  COSTDIR holds CONFIG-costs.csv (`atomsim
 # export --format csv`), used where present.  Series files go to DATADIR,
-# images (PNG and SVG) to OUTDIR.
+# images (PNG and SVG) to OUTDIR.  PLOT_STYLES=FILE in the environment
+# appends each drawn series' colour, line type and marker to FILE
+# (whatif.gp's `styles`, for tests).
 set -eu
 [ $# -ge 3 ] || { echo "usage: plots/studies.sh STUDYDIR DATADIR OUTDIR [COSTDIR]" >&2; exit 2; }
 sd=$1 dd=$2 od=$3 cd=${4:-}
@@ -34,8 +36,23 @@ render() {
             return 0
         fi
     done
-    gnuplot -e "out='$out'; $settings" "$here/whatif.gp"
+    gnuplot -e "out='$out'; ${PLOT_STYLES:+styles='$PLOT_STYLES'; }$settings" "$here/whatif.gp"
 }
+# The seed rule's threshold (dispatch.density_inhibit) of the H100 config the
+# studies lead with: the cost table's header, else the config's key, else
+# the key's default.  Its markers sit where the rule's density crosses it:
+# S = threshold for compaction (density fraction S), K = 1 / threshold for
+# a histogram of hot = 0 (fraction 1/K).
+inhibit=""
+if [ -n "$cd" ] && [ -s "$cd/h100-costs.csv" ]; then
+    inhibit=$(sed -n 's/^# density_inhibit: *//p' "$cd/h100-costs.csv" | head -1)
+fi
+if [ -z "$inhibit" ]; then
+    inhibit=$(awk -F'[=;]' '/^\[/ { sec = $0 } sec == "[dispatch]" && $1 ~ /^ *density_inhibit *$/ { gsub(/ /, "", $2); print $2; exit }' "$here/../configs/h100.ini")
+fi
+inhibit=${inhibit:-0.1}
+inhibit_k=$(awk -v t="$inhibit" 'BEGIN { printf "%.4g", 1 / t }')
+inhibit_s=$(awk -v t="$inhibit" 'BEGIN { printf "%.4g", t }')
 have() {
     if [ -s "$sd/$1.csv" ]; then return 0; fi
     echo "studies: no $sd/$1.csv (atomsim study configs/studies/$1.ini); its plot is skipped" >&2
@@ -48,7 +65,7 @@ if have histogram-bins; then
     LOGX=1 series "$f" "$dd/hb-shared" bins time_us config+engine pattern=histogram-shared
     n=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "n") c = i; next } { print $c; exit }' "$f")
     render "$od/study-histogram-bins" "panels=2; title='When does a histogram stop contending? n = $(pow2 "$n"), every thread adds 1 to bin (key >> 3) % K'; \
-d1='$dd/hb-global'; t1='global atomics (histogram)'; x1='bins K'; v1=10; vt1='seed 000 rule: GPU inhibited below K = 10'; \
+d1='$dd/hb-global'; t1='global atomics (histogram)'; x1='bins K'; v1=$inhibit_k; vt1='seed 000 rule: GPU inhibited below K = $inhibit_k'; \
 d2='$dd/hb-shared'; t2='bins in shared memory (histogram-shared)'; x2='bins K'"
 fi
 
@@ -88,7 +105,7 @@ if have compaction-selectivity; then
     for n in $(awk -F, 'NR > 1 { print $2 }' "$dd/compaction.csv" | sort -nu | head -4); do
         i=$((i + 1))
         LOGX=1 series "$dd/compaction.csv" "$dd/compaction-$n" selectivity time_us config+engine n=$n
-        settings="$settings; d$i='$dd/compaction-$n'; t$i='n = $(pow2 "$n")'; x$i='selectivity S'; v$i=0.1; vt$i='seed 000: CPU above S = 0.1'"
+        settings="$settings; d$i='$dd/compaction-$n'; t$i='n = $(pow2 "$n")'; x$i='selectivity S'; v$i=$inhibit_s; vt$i='seed 000: CPU above S = $inhibit_s'"
     done
     render "$od/study-compaction-selectivity" "panels=$i; $settings"
 fi
@@ -122,9 +139,9 @@ fi
 if have whatif-l2; then
     f=$sd/whatif-l2.csv
     # each grid varies one key; the others stay at the config's values
-    LOGX=1 PREFIX="slices=" series "$f" "$dd/whatif-slices" bins time_us l2.slice_count+engine pattern=histogram \
+    LOGX=1 series "$f" "$dd/whatif-slices" bins time_us l2.slice_count+engine pattern=histogram \
         l2.same_address_cycles=1.45 coalesce.merge_rule=uniform
-    LOGX=1 PREFIX="rmw=" series "$f" "$dd/whatif-rmw" bins time_us l2.same_address_cycles+engine pattern=histogram \
+    LOGX=1 series "$f" "$dd/whatif-rmw" bins time_us l2.same_address_cycles+engine pattern=histogram \
         l2.slice_count=100 coalesce.merge_rule=uniform
     LOGX=1 series "$f" "$dd/whatif-merging" bins time_us coalesce.merge_rule+engine pattern=histogram \
         l2.slice_count=100 l2.same_address_cycles=1.45

@@ -1,8 +1,13 @@
 # whatif.gp - one to four panels of series from plots/series.sh: configs
-# (or a varied config key) compared on one quantity, one colour per config:
-# a series named "CONFIG/sim" is drawn solid, "CONFIG/model" dashed and
-# "CONFIG/cpu" (the CPU tier's cost) dotted.  Renders OUT.png and
-# OUT.svg.  Variables (gnuplot -e):
+# (or a varied config key) compared on one quantity.  Each series is drawn
+# as its .gpi says (series.sh decides): colour per config, or per value of
+# the varied key when one config is shown; line type per value of the
+# varied key ("l2.slice_count=50/sim" solid, "=100" dashed, "=200" dotted),
+# or, without one, per engine (sim solid, model dashed, cpu, the CPU tier's
+# cost, dotted); marker per engine (sim filled, model open circles, thinner
+# line, cpu open squares), so that series that overlap stay visible.  The
+# legend is the series' names.  Renders OUT.png and OUT.svg.  Variables
+# (gnuplot -e):
 #   out      output path without extension          (required)
 #   panels   number of panels, 1..4                 (default 1)
 #   title    overall title                          (default "")
@@ -11,6 +16,8 @@
 #   t1..t4   panel titles; x1..x4, y1..y4 axis labels
 #   lx1..lx4 1: log x (default 1); ly1..ly4 1: log y (default 1)
 #   v1..v4   optional x of a vertical marker, with vt1..vt4 its label
+#   styles   optional file: one line per series drawn, "panel series
+#            colour dash marker title" (what tests read)
 if (!exists("out")) { print "whatif.gp: set out"; exit status 2 }
 if (!exists("panels")) { panels = 1 }
 if (!exists("title")) { title = "" }
@@ -49,21 +56,21 @@ do for [fmt in "png svg"] {
             set arrow 1 from vx, graph 0 to vx, graph 1 nohead dt 3 lw 2 lc rgb "black"
             set label 1 get("vt" . i, "") at vx, graph 0.97 offset 0.5, 0 left font ",9"
         }
-        firsts = ""
         cmd = "plot "
         do for [s=1:nseries] {
             name = word(series, s)
-            slash = strstrt(name, "/")
-            first = (slash > 0) ? name[1:slash - 1] : name
-            rest = (slash > 0) ? name[slash + 1:] : ""
-            c = 0
-            do for [k=1:words(firsts)] { if (word(firsts, k) eq first) { c = k } }
-            if (c == 0) { firsts = firsts . " " . first; c = words(firsts) }
-            colour = word(palette, (c - 1) % 8 + 1)
-            dash = (rest eq "model") ? 2 : (rest eq "cpu") ? 3 : 1
-            pt = (rest eq "model") ? 6 : (rest eq "cpu") ? 4 : 7
-            cmd = cmd . sprintf("'%s.dat' index %d using 1:2 with linespoints lc rgb '%s' dt %d pt %d ps 0.7 lw 1.5 title '%s'", d, s - 1, colour, dash, pt, name)
+            c = int(word(colour, s))
+            dt_s = int(word(dash, s))
+            pt = int(word(marker, s))
+            lw = (pt == 6) ? 1.0 : 1.8
+            rgb = word(palette, (c - 1) % 8 + 1)
+            cmd = cmd . sprintf("'%s.dat' index %d using 1:2 with linespoints lc rgb '%s' dt %d pt %d ps 0.7 lw %.1f title '%s'", d, s - 1, rgb, dt_s, pt, lw, name)
             if (s < nseries) { cmd = cmd . ", " }
+            if (exists("styles") && fmt eq "png") {
+                set print styles append
+                print sprintf("%d %d %d %d %d %s", i, s, c, dt_s, pt, name)
+                set print
+            }
         }
         eval(cmd)
     }

@@ -10,7 +10,18 @@
 #                                 (x, n)), and small synthetic tables in the
 #                                 documented columns of schema 2 and 1; a
 #                                 missing table is skipped with one line
-#   whatif.gp (plots/studies.sh)  the shipped studies at n = 2^10
+#   whatif.gp (plots/studies.sh)  the shipped studies at n = 2^10; series
+#                                 that differ by a varied key (l2.slice_count)
+#                                 have it as KEY=VALUE in the legend and a line
+#                                 type and colour per value (series.sh's gpi and
+#                                 the styles whatif.gp draws); a series with two
+#                                 rows at one x is refused
+#   the decision map's thresholds the seed rule's 10% line and 5% penalty line
+#                                 at their true positions (S = 0.1, K = 10;
+#                                 S = 0.05, K = 20), not at a cell edge
+#   make plots                    PLOT_MAX_EVENTS reaches prep_validation.sh and
+#                                 its message names that variable; the recipe
+#                                 numbers its steps (make -n)
 #   answers.sh                    its three sections
 # Needs gnuplot (make plots installs it); skipped with a note without it.
 # ATOMSIM may name the binary.
@@ -47,8 +58,21 @@ d=$tmp/data
 mkdir -p "$d"
 
 # ---- contention and predicted-vs-measured, on the stored H100 dataset ----
-ATOMSIM=$A ENGINES=$engines MAX_EVENTS=2e5 bash plots/prep_validation.sh h100 "$d" >/dev/null 2>"$tmp/err" ||
+ATOMSIM=$A ENGINES=$engines PLOT_MAX_EVENTS=2e5 bash plots/prep_validation.sh h100 "$d" >"$tmp/pv.out" 2>"$tmp/err" ||
     bad "prep_validation.sh: $(head -1 "$tmp/err")"
+# the budget is PLOT_MAX_EVENTS, make plots' variable, and the note of the
+# rows it skips names that variable (it named MAX_EVENTS, which make plots
+# never read)
+[ "$(cat "$d/h100-predicted.csv.engines")" = "$engines 2e5" ] || bad "prep_validation.sh: PLOT_MAX_EVENTS=2e5 not used: $(cat "$d/h100-predicted.csv.engines")"
+if grep -q 'skipped' "$tmp/pv.out"; then
+    grep -q 'budget of 2e5 events skipped (make plots PLOT_MAX_EVENTS=2e9 runs them' "$tmp/pv.out" ||
+        bad "prep_validation.sh: the skipped rows' note does not name make plots' PLOT_MAX_EVENTS: $(head -1 "$tmp/pv.out")"
+else
+    bad "prep_validation.sh: no row over a 2e5 budget (the note is not checked)"
+fi
+mk=$(make -n plots PLOT_MAX_EVENTS=3e5 2>/dev/null)
+printf '%s\n' "$mk" | grep -q 'PLOT_MAX_EVENTS=3e5 bash plots/prep_validation.sh' || bad "make plots does not hand PLOT_MAX_EVENTS to prep_validation.sh"
+printf '%s\n' "$mk" | grep -q 'echo "plots: step $k/$n: $\*" >&2' || bad "make plots does not number its steps on stderr"
 g=$d/h100-contention.gpi
 i=0
 for p in $(gpi "$g" patterns); do
@@ -149,10 +173,24 @@ for entry in "${tables[@]}"; do
         rp=$(gpi "$d/dm-$x.gpi" rule_points)
         [ "$rp" = "$(points "$d/dm-$x-rule.dat" 1)" ] || bad "decision map $x: rule points"
         [ "$rp" -gt 0 ] || bad "decision map $x: the 10% rule has no points on $t"
+        # the rule's line where its density crosses 0.1: S = 0.1 (fraction S),
+        # K = 10 (fraction 1/K at hot = 0), not at the cell edge between the
+        # grid's values (0.14 between 0.1 and 0.2, 11.3 between 8 and 16)
+        want=$([ $x = c ] && echo 0.1 || echo 10)
+        [ "$(gpi "$d/dm-$x.gpi" rule_x)" = "$want" ] || bad "decision map $x: the 10% rule is drawn at $(gpi "$d/dm-$x.gpi" rule_x), its boundary is at $want ($t)"
+        [ "$(awk '!/^#/ && NF == 2 { print $1 }' "$d/dm-$x-rule.dat" | sort -u | tr '\n' ' ')" = "$want " ] || bad "decision map $x: the rule's points are not all at $want ($t)"
+        # the penalty's start: in the sidecar (export --output), or a '#' line of an older table
+        if grep -qs '"density_penalty_start": 0.05' "$t.meta.json" || grep -q '^# density_penalty_start: 0.05' "$t"; then
+            penalty_checked=$((${penalty_checked:-0} + 1))
+            want=$([ $x = c ] && echo 0.05 || echo 20)
+            [ "$(gpi "$d/dm-$x.gpi" penalty_x)" = "$want" ] && [ "$(gpi "$d/dm-$x.gpi" penalty_points)" -gt 0 ] ||
+                bad "decision map $x: the 5% penalty line is at '$(gpi "$d/dm-$x.gpi" penalty_x)', its boundary is at $want ($t)"
+        fi
     done
     gp "out='$tmp/dm'; panels=2; title='test'; d1='$d/dm-c'; d2='$d/dm-h'" plots/decision_map.gp
     image "$tmp/dm" 1700 700
 done
+[ "${penalty_checked:-0}" -gt 0 ] || bad "the 5% penalty line was checked on no table (export's sidecar names density_penalty_start)"
 # a schema-2 table whose shape axes are not pinned has many rows a cell: refused
 rc=0
 bash plots/prep_decisions.sh "$tmp/table2.csv" "$d/x" compaction selectivity 2>"$tmp/err" || rc=$?
@@ -168,7 +206,7 @@ for s in configs/studies/*.ini; do
 done
 mkdir -p "$tmp/costs"
 for c in configs/h100.ini; do "$A" export --config "$c" --format csv --output "$tmp/costs/h100-costs.csv" 2>/dev/null || rm -f "$tmp/costs/h100-costs.csv"; done
-bash plots/studies.sh "$sd" "$d/series" "$tmp/img" "$tmp/costs" 2>"$tmp/err" || bad "studies.sh: $(head -2 "$tmp/err")"
+PLOT_STYLES=$tmp/styles bash plots/studies.sh "$sd" "$d/series" "$tmp/img" "$tmp/costs" 2>"$tmp/err" || bad "studies.sh: $(head -2 "$tmp/err")"
 [ -s "$tmp/err" ] && bad "studies.sh wrote on stderr: $(head -2 "$tmp/err")"
 image "$tmp/img/study-histogram-bins" 1800 650
 image "$tmp/img/study-compaction-selectivity" 900 650 # one n, one panel
@@ -190,6 +228,30 @@ for f in "$d"/series/*.gpi; do
         [ "$want" -gt 0 ] && [ "$got" = "$want" ] || bad "$b: series $k has $got points (gpi: $want)"
     done
 done
+# series that differ by a varied key: KEY=VALUE in the legend, one line type
+# and one colour per value (both engines of a value share them); configs
+# keep a colour each and a line type per engine
+for w in whatif-slices:l2.slice_count whatif-rmw:l2.same_address_cycles whatif-merging:coalesce.merge_rule; do
+    f=$d/series/${w%%:*}.gpi key=${w#*:}
+    [ "$(gpi "$f" varied)" = "$key" ] || bad "${w%%:*}: varied is '$(gpi "$f" varied)', want $key"
+    paste <(gpi "$f" series | tr ' ' '\n') <(gpi "$f" dash | tr ' ' '\n') <(gpi "$f" colour | tr ' ' '\n') >"$tmp/styles.tsv"
+    awk -v k="$key" -F'\t' '{ v = $1; sub(/\/[^\/]*$/, "", v)
+        if (index(v, k "=") != 1) { print "a series is not named " k "=VALUE: " $1; bad = 1 }
+        if ((v in dash) && (dash[v] != $2 || col[v] != $3)) { print v ": two line types or colours"; bad = 1 }
+        dash[v] = $2; col[v] = $3; if (!($2 in dv)) { dv[$2] = 1; nd++ } if (!($3 in cv)) { cv[$3] = 1; nc++ }; nv += !(v in seen); seen[v] = 1 }
+        END { if (nv < 2 || nd != nv || nc != nv) { print nv " values, " nd " line types, " nc " colours"; bad = 1 } exit bad }' \
+        "$tmp/styles.tsv" >"$tmp/why" || bad "${w%%:*}: the varied key's values are not told apart: $(head -1 "$tmp/why")"
+done
+[ "$(gpi "$d/series/hb-global.gpi" varied)" = "" ] && [ "$(gpi "$d/series/hb-global.gpi" dash | cut -d' ' -f1-2)" = "1 2" ] &&
+    [ "$(gpi "$d/series/hb-global.gpi" colour | cut -d' ' -f1-3)" = "1 1 2" ] || bad "hb-global: configs should keep a colour each, engines a line type"
+# what gnuplot drew: whatif.gp's styles, one line type per slice count
+awk '$6 ~ /^l2\.slice_count=/ { v = $6; sub(/\/.*/, "", v); if ((v in dt) && dt[v] != $4) bad = 1; dt[v] = $4 } END { for (v in dt) { n++; if (!(dt[v] in u)) { u[dt[v]] = 1; m++ } } exit !(n >= 2 && m == n && !bad) }' "$tmp/styles" ||
+    bad "whatif-l2: gnuplot drew the slice counts with the same line type: $(grep 'l2.slice_count' "$tmp/styles" | head -3 | tr '\n' ';')"
+# a column that varies but is neither a series nor pinned would zigzag: refused
+rc=0
+bash plots/series.sh "$sd/whatif-l2.csv" "$tmp/zig" bins time_us engine pattern=histogram 2>"$tmp/err" || rc=$?
+[ $rc = 1 ] && grep -q 'has two rows at bins' "$tmp/err" || bad "series.sh: a series with two rows at one x: exit $rc, $(head -1 "$tmp/err")"
+
 bash plots/answers.sh "$sd" "$tmp/costs" >"$tmp/answers.md" || bad "answers.sh exited $?"
 [ "$(grep -c '^## ' "$tmp/answers.md")" = 3 ] || bad "answers.md: $(grep -c '^## ' "$tmp/answers.md") sections"
 grep -q '^| h100 | sim | ' "$tmp/answers.md" || bad "answers.md has no h100 row"

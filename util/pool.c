@@ -1,5 +1,6 @@
 /* pool.c - forked workers that run numbered jobs and hand results back in
- * job order (see pool.h), with the progress line sweep and export print.
+ * job order (see pool.h), each result counted on the progress line
+ * (progress.h) as it is handed on.
  * The parent sends a job number down a worker's socket, the worker answers with the number
  * and its result, and a ring buffer holds results that finish early until
  * every job before them is done. */
@@ -18,46 +19,19 @@
 
 #include <stdarg.h>
 
-#include "clock.h"
 #include "intr.h"
+#include "progress.h"
 
 /* One line on stderr, "atomsim CMD: ...", as every command reports. */
 static void pool_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
+    prog_hide();
     fprintf(stderr, "atomsim %s: ", cmd);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-}
-
-/* ---- progress ------------------------------------------------------------- */
-
-typedef struct pool_progress {
-    int on;
-    double start, last;
-    const char *cmd, *unit;
-} pool_progress;
-
-static void progress(pool_progress *pg, uint64_t done, uint64_t total, int final)
-{
-    if (!pg->on)
-        return;
-    double t = clk_now();
-    if (final) {
-        fputs("\r\033[K", stderr);
-        return;
-    }
-    if (t - pg->last < 0.2 && done < total)
-        return;
-    pg->last = t;
-    double el = t - pg->start;
-    fprintf(stderr, "\r\033[Katomsim %s: %llu/%llu %s (%.0f%%), %.1f s", pg->cmd, (unsigned long long)done,
-            (unsigned long long)total, pg->unit, total ? 100.0 * (double)done / (double)total : 100.0, el);
-    if (done && done < total)
-        fprintf(stderr, ", about %.0f s left", el / (double)done * (double)(total - done));
-    fflush(stderr);
 }
 
 /* ---- workers ------------------------------------------------------------------ */
@@ -173,7 +147,7 @@ int pool_worker_count(int jobs, uint64_t count)
     return (int)n;
 }
 
-static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs, pool_progress *pg)
+static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs, int counted)
 {
     uint64_t next = 0, emitted = 0;
     int nw = pool_worker_count(jobs, count), rc = 0, stop = 0;
@@ -284,7 +258,8 @@ static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs
             stop = ops->done(ctx, emitted, rg.r + slot * rg.size) != 0;
             rg.ready[slot] = 0;
             emitted++;
-            progress(pg, emitted, count, 0);
+            if (counted)
+                prog_add(1);
         }
     }
     if (intr_pending())
@@ -307,7 +282,7 @@ static int run_parallel(const pool_ops *ops, void *ctx, uint64_t count, int jobs
     return rc;
 }
 
-static int run_inline(const pool_ops *ops, void *ctx, uint64_t count, pool_progress *pg)
+static int run_inline(const pool_ops *ops, void *ctx, uint64_t count, int counted)
 {
     unsigned char *r = malloc(ops->result_size ? ops->result_size : 1);
     if (!r) {
@@ -318,7 +293,8 @@ static int run_inline(const pool_ops *ops, void *ctx, uint64_t count, pool_progr
         memset(r, 0, ops->result_size);
         ops->run(ctx, pos, r);
         int stop = ops->done(ctx, pos, r);
-        progress(pg, pos + 1, count, 0);
+        if (counted)
+            prog_add(1);
         if (stop)
             break;
     }
@@ -328,15 +304,20 @@ static int run_inline(const pool_ops *ops, void *ctx, uint64_t count, pool_progr
 
 int pool_run(const pool_ops *ops, void *ctx, uint64_t count, int jobs, int show_progress)
 {
-    pool_progress pg = { show_progress && isatty(STDERR_FILENO), clk_now(), 0, ops->cmd, ops->unit ? ops->unit : "jobs" };
+    if (show_progress)
+        prog_begin(ops->cmd, ops->unit, count);
     int held = intr_hold();
-    int rc = jobs <= 1 || count <= 1 ? run_inline(ops, ctx, count, &pg) : run_parallel(ops, ctx, count, jobs, &pg);
-    progress(&pg, 0, 0, 1);
+    int rc = jobs <= 1 || count <= 1 ? run_inline(ops, ctx, count, show_progress)
+                                     : run_parallel(ops, ctx, count, jobs, show_progress);
+    if (show_progress)
+        prog_end();
     intr_release(held);
     /* a caller that held the signals unwinds itself; for the others the
      * workers are gone now, and so is the process */
-    if (intr_pending() && !held)
+    if (intr_pending() && !held) {
+        prog_hide(); /* a caller's line (calibrate's) would run into the message */
         intr_exit();
+    }
     return rc;
 }
 

@@ -32,8 +32,10 @@ typedef struct pool_ops {
 } pool_ops;
 
 /* Runs jobs 0..count-1 on `jobs` workers (<= 1: in this process).  With
- * `progress` and stderr a terminal, a line on stderr says the jobs done,
- * the total and the time left, and is cleared at the end.  Returns 0 (done
+ * `progress`, each job handed to done counts on the progress line
+ * (progress.h: on stderr when it is a terminal, jobs done, total, time
+ * left, cleared at the end; inside a caller's line, counted into that
+ * one).  Returns 0 (done
  * may still have stopped it), or 1 when the pool itself failed (fork,
  * socket, a worker died), reported on stderr.  A worker killed by a
  * signal fails the pool with a line naming its job.  A SIGINT, SIGTERM or

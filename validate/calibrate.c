@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/progress.h"
+
 #define NOT_RUN_PENALTY 1.0 /* a row that does not finish: as if a factor e off */
 
 void cal_options_default(cal_options *o)
@@ -178,6 +180,8 @@ static double evaluate(search *s, const double *x)
     }
     s->evals++;
     if (s->o->log) {
+        if (s->o->log == stdout)
+            prog_stdout(); /* the line and the log share a terminal */
         fprintf(s->o->log, "  eval %2d:", s->evals);
         for (int k = 0; k < s->nopts; k++)
             fprintf(s->o->log, " %s.%s=%g", s->opts[k]->section, s->opts[k]->key, xs[k]);
@@ -337,6 +341,8 @@ int cal_fit_stage(cfg_config *cfg, const cal_stage *st, const cfg_option *const 
     for (int k = 0; k < nopts; k++)
         s.best_x[k] = res->keys[k].before;
     if (o->log) {
+        if (o->log == stdout)
+            prog_stdout();
         fprintf(o->log, "stage %s: %d rows (%s, --max-events %g), objective %.5f, median error %.1f%%\n", st->name,
                 res->rows, st->rows, res->max_events, res->obj_before, 100 * res->ape_before);
         fflush(o->log);

@@ -110,7 +110,7 @@ static int run_grid(const cfg_config *cfg, chk_point *g, int count, int jobs, ch
 {
     grid_ctx c = { cfg, g };
     const pool_ops ops = { sizeof(grid_sim), grid_job, grid_done, NULL, "check", "points" };
-    if (pool_run(&ops, &c, (uint64_t)count, jobs, 0)) {
+    if (pool_run(&ops, &c, (uint64_t)count, jobs, 1)) {
         snprintf(err, CFG_ERR_MAX, "the worker pool failed (said above)");
         return -1;
     }

@@ -113,7 +113,7 @@ int val_predict_all(const cfg_config *cfg, const val_dataset *d, val_engine_fn f
 {
     predict_ctx c = { cfg, d, fn, out };
     const pool_ops ops = { sizeof(val_prediction), predict_job, predict_done, predict_describe, "validate", "rows" };
-    if (pool_run(&ops, &c, d->count, jobs, 0)) {
+    if (pool_run(&ops, &c, d->count, jobs, 1)) {
         snprintf(err, CFG_ERR_MAX, "the worker pool failed (said above)");
         return -1;
     }
