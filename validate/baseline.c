@@ -187,12 +187,13 @@ int bl_from_export(const exp_table *t, const double *tol, bl_table *out, char er
     for (int c = 0; c < BL_COLUMNS; c++)
         b->tol[c] = tol ? tol[c] : BL_DEFAULT_TOLERANCE;
     if (one_line("gpu.name", t->gpu.gpu.name, err) || one_line("the config path", t->gpu.path, err) ||
-        one_line("the CPU tier's name", t->cpu.name, err))
+        one_line("the CPU tier's name", t->cpu.name, err) || one_line("the CPU config path", t->cpu.path, err))
         return -1;
     snprintf(b->gpu_name, sizeof b->gpu_name, "%s", t->gpu.gpu.name);
     snprintf(b->gpu_path, sizeof b->gpu_path, "%s", t->gpu.path);
     snprintf(b->gpu_hash, sizeof b->gpu_hash, "%016llx", (unsigned long long)cfg_hash(&t->gpu));
     snprintf(b->cpu_name, sizeof b->cpu_name, "%s", t->cpu.name);
+    snprintf(b->cpu_path, sizeof b->cpu_path, "%s", t->cpu.path);
     snprintf(b->cpu_hash, sizeof b->cpu_hash, "%016llx", (unsigned long long)cpu_hash(&t->cpu));
     if (config_of(t, b, err)) {
         bl_free(b);
@@ -222,12 +223,27 @@ void bl_write(const bl_table *b, FILE *f)
     char v[48];
     fprintf(f, "# atomsim cost baseline: every cell of the model's cost table for one GPU config, which\n"
                "# `atomsim check --config CONFIG --baseline FILE` compares with today's (docs/model.md,\n"
-               "# section 7.4).  Written by `atomsim check --config CONFIG --write-baseline FILE`\n"
-               "# (make baseline-update); a line a row of the innermost axis: COLUMN PATTERN POINT | VALUES\n"
-               "# [| DECISIONS, g gpu c cpu], the innermost axis's values on the pattern's axis: line.\n");
+               "# section 7, Baselines of the cost table).  A line a row of the innermost axis:\n"
+               "# COLUMN PATTERN POINT | VALUES [| DECISIONS, g gpu c cpu], that axis's values on the\n"
+               "# pattern's axis: line.  Made by (make baseline-update rewrites the shipped ones):\n"
+               "#   atomsim check --config %s", b->gpu_path[0] ? b->gpu_path : "(defaults)");
+    if (b->cpu_path[0])
+        fprintf(f, " --cpu %s", b->cpu_path);
+    if (b->tol[0] != BL_DEFAULT_TOLERANCE || b->tol[1] != BL_DEFAULT_TOLERANCE)
+        for (int c = 0; c < BL_COLUMNS; c++) {
+            cfg_format_double(v, sizeof v, b->tol[c]);
+            fprintf(f, "%s%s=%s%%", c ? "," : " --tolerance ", column_names[c], v);
+        }
+    fprintf(f, " --write-baseline FILE\n");
     fprintf(f, "schema: %s\nschema_version: %d\n", BL_SCHEMA_NAME, BL_SCHEMA_VERSION);
-    fprintf(f, "gpu: %s\ngpu_config_path: %s\ngpu_config_hash: %s\n", b->gpu_name, b->gpu_path, b->gpu_hash);
-    fprintf(f, "cpu: %s\ncpu_config_hash: %s\ntolerance: ", b->cpu_name, b->cpu_hash);
+    /* a path line only where there was a file: no trailing blank in a diff */
+    fprintf(f, "gpu: %s\n", b->gpu_name);
+    if (b->gpu_path[0])
+        fprintf(f, "gpu_config_path: %s\n", b->gpu_path);
+    fprintf(f, "gpu_config_hash: %s\ncpu: %s\n", b->gpu_hash, b->cpu_name);
+    if (b->cpu_path[0])
+        fprintf(f, "cpu_config_path: %s\n", b->cpu_path);
+    fprintf(f, "cpu_config_hash: %s\ntolerance: ", b->cpu_hash);
     for (int c = 0; c < BL_COLUMNS; c++) {
         cfg_format_double(v, sizeof v, b->tol[c]);
         fprintf(f, "%s%s=%s%%", c ? "," : "", column_names[c], v);

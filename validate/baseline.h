@@ -6,7 +6,7 @@
  * at every point of the table's full grid, cpu_us at every point of the CPU
  * tier's grid.  The file is text, one row of the innermost axis a line, so
  * that a formula change shows in review as the lines it moved
- * (docs/model.md, section 7.4, gives the format):
+ * (docs/model.md, section 7, "Baselines of the cost table", gives the format):
  *
  *   bl_table cur, base;
  *   bl_from_export(t, tol, &cur, err);        today's, from exp_build
@@ -57,7 +57,7 @@ typedef struct bl_kv {
 
 typedef struct bl_table {
     char gpu_name[128], gpu_path[512], gpu_hash[24];
-    char cpu_name[128], cpu_hash[24];
+    char cpu_name[128], cpu_path[512], cpu_hash[24];
     double tol[BL_COLUMNS];           /* percent of the baseline's value */
     bl_kv *config;
     size_t nconfig;

@@ -191,9 +191,10 @@ static int copy_field(reader *rd, char *dst, size_t len, const char *s)
 static int read_line(reader *rd, char *s)
 {
     bl_table *b = rd->b;
-    static const char *const heads[] = { "gpu: ", "gpu_config_path: ", "gpu_config_hash: ", "cpu: ",
-                                         "cpu_config_hash: ", "tolerance: ", "config: ", "axis: " };
-    for (int h = 0; h < 8; h++) {
+    static const char *const heads[] = { "gpu: ",           "gpu_config_path: ", "gpu_config_hash: ",
+                                         "cpu: ",           "cpu_config_hash: ", "tolerance: ",
+                                         "config: ",        "axis: ",            "cpu_config_path: " };
+    for (int h = 0; h < 9; h++) {
         size_t n = strlen(heads[h]);
         if (strncmp(s, heads[h], n))
             continue;
@@ -206,6 +207,7 @@ static int read_line(reader *rd, char *s)
         case 4: return copy_field(rd, b->cpu_hash, sizeof b->cpu_hash, v);
         case 5: return read_tolerance(rd, v);
         case 6: return read_config(rd, v);
+        case 8: return copy_field(rd, b->cpu_path, sizeof b->cpu_path, v);
         default: return read_axis(rd, v);
         }
     }
