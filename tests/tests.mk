@@ -67,8 +67,8 @@ test: $(EXAMPLE_BIN)
 BASELINE_GPUS := h100 h200
 .PHONY: baseline-check baseline-update
 baseline-check: $(B)/atomsim
-	@for g in $(BASELINE_GPUS); do \
-	  $(B)/atomsim check --config configs/$$g.ini --baseline tests/baselines/$$g.baseline || exit 1; done
+	@rc=0; for g in $(BASELINE_GPUS); do \
+	  $(B)/atomsim check --config configs/$$g.ini --baseline tests/baselines/$$g.baseline || rc=1; done; exit $$rc
 baseline-update: $(B)/atomsim
 	@for g in $(BASELINE_GPUS); do \
 	  $(B)/atomsim check --config configs/$$g.ini --write-baseline tests/baselines/$$g.baseline || exit 1; \
