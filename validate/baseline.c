@@ -150,7 +150,7 @@ static int grid_rows(const exp_pattern *ep, int column, const int *ax, int na, b
             idx[k] = (int)(rest % c);
             rest /= c;
         }
-        for (int k = 0; k < na - 1; k++) {
+        for (int k = 0; k < na - 1 && used < sizeof key; k++) {
             cfg_format_exact(v, sizeof v, ep->axes[ax[k]].values[idx[k]]);
             used += (size_t)snprintf(key + used, sizeof key - used, "%s%s=%s", k ? " " : "",
                                      exp_axis_name(ep->axes[ax[k]].kind), v);

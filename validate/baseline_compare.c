@@ -172,7 +172,8 @@ int bl_compare(const bl_table *base, const bl_table *cur, const double *tol, bl_
         bl_result_free(res);
         return -1;
     }
-    qsort(res->moves, res->nmoves, sizeof *res->moves, move_cmp);
+    if (res->nmoves) /* qsort takes no null array, even empty */
+        qsort(res->moves, res->nmoves, sizeof *res->moves, move_cmp);
     res->drift = res->nmoves || res->nflips || res->nkeys || res->only_base || res->only_cur;
     return 0;
 }
