@@ -30,7 +30,8 @@ static void usage(FILE *f)
                "measured dataset (default: validate/data/<config name>.csv when it exists); seed formulas are\n"
                "reported, never failed.  Exit 1 when a formula drifts past the tolerance recorded for it.\n"
                "atomsim check --routing --help: both dispatch rules on a measured GPU-vs-CPU truth set.\n"
-               "atomsim check --against sim --help: the model held to the simulator on random configurations.\n");
+               "atomsim check --against sim --help: the model held to the simulator on random configurations.\n"
+               "atomsim check --baseline FILE --help: the cost table held cell by cell to a committed baseline.\n");
 }
 
 int cmd_check(int argc, char **argv)
@@ -43,6 +44,9 @@ int cmd_check(int argc, char **argv)
     for (int i = 1; i < argc; i++) /* --against sim: the model on random draws (cmd_check_sim.c) */
         if (!strncmp(argv[i], "--against", 9))
             return cmd_check_sim(argc, argv);
+    for (int i = 1; i < argc; i++) /* the cost table against a baseline (cmd_check_baseline.c) */
+        if (!strncmp(argv[i], "--baseline", 10) || !strncmp(argv[i], "--write-baseline", 16))
+            return cmd_check_baseline(argc, argv);
     cli_args a;
     cfg_config cfg;
     cpu_config cpu;

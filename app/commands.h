@@ -14,6 +14,7 @@ int cmd_dispatch(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_check_routing(int argc, char **argv); /* check --routing */
 int cmd_check_sim(int argc, char **argv);     /* check --against sim */
+int cmd_check_baseline(int argc, char **argv); /* check --baseline, --write-baseline */
 int cmd_plan(int argc, char **argv);
 int cmd_version(int argc, char **argv); /* also atomsim --version */
 

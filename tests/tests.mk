@@ -57,3 +57,19 @@ $(B)/tests/test_c_api_header: tests/unit/test_c_api_header.c include/atomsim/dis
 	$(CC) $(CFLAGS) -Iinclude -I$(CAPI_DIR) -DCAPI_TABLE='"$(CAPI_DIR)/h100.json"' -o $@ $< $(B)/libatomsim.a $(API_LDLIBS)
 
 test: $(EXAMPLE_BIN)
+
+# Cost-table baselines (tests/baselines/README.md): every cell of the model's
+# table of each GPU whose table ships (tables/), held to the committed file.
+# baseline-check fails when a cell moved past its tolerance, a decision
+# flipped or the config changed; after a change meant to move them,
+# baseline-update rewrites the files and `git diff tests/baselines` shows
+# what moved.  tests/baseline_check.sh runs the check in `make test`.
+BASELINE_GPUS := h100 h200
+.PHONY: baseline-check baseline-update
+baseline-check: $(B)/atomsim
+	@rc=0; for g in $(BASELINE_GPUS); do \
+	  $(B)/atomsim check --config configs/$$g.ini --baseline tests/baselines/$$g.baseline || rc=1; done; exit $$rc
+baseline-update: $(B)/atomsim
+	@for g in $(BASELINE_GPUS); do \
+	  $(B)/atomsim check --config configs/$$g.ini --write-baseline tests/baselines/$$g.baseline || exit 1; \
+	  echo "tests/baselines/$$g.baseline: written from configs/$$g.ini"; done
