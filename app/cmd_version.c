@@ -10,6 +10,7 @@
 #include "../model/config.h"
 #include "../util/version.h"
 #include "commands.h"
+#include "opts.h"
 
 /* __VERSION__ is "12.2.0" under gcc, which names no compiler. */
 static const char *compiler_family(void)
@@ -23,13 +24,24 @@ static const char *compiler_family(void)
 #endif
 }
 
+static void usage(FILE *f)
+{
+    fputs("usage: atomsim version   (or atomsim --version)\n"
+          "  prints the version (git describe at build time, or the release's VERSION file),\n"
+          "  the compiler and flags that built it, and the hash of the option table\n"
+          "  (every config key's section, name, type, bounds, default, unit and source)\n",
+          f);
+}
+
 int cmd_version(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "atomsim version: takes no arguments\n");
-        return 2;
-    }
+    /* through the one parser, so --help and the manual page work as for
+     * every command, and an argument is refused in the same words */
+    const opt_spec specs[] = { OPT_END };
+    opt_cmd c = { .name = "version", .specs = specs, .usage = usage, .max_positional = 0 };
+    int rc = opt_parse(&c, argc, argv);
+    if (rc != OPT_GO)
+        return rc;
     size_t rows;
     uint64_t h = cfg_options_hash(&rows);
     printf("atomsim %s\n", atom_version());

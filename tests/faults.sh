@@ -144,7 +144,7 @@ rows_whole() {
         awk -F, 'NR == 1 { n = NF } NF != n { exit 1 }' "$1"
 }
 # Many short rows (a few ms each): the sweep is mid-run when the signal comes.
-SW=(sweep --pattern histogram --n 2^16 --bins 1..100000 -j 2 --no-progress)
+SW=(sweep --pattern histogram --n 2^16 --bins 1..60000 -j 2 --no-progress)
 for sig in INT TERM; do
     want=$((128 + $([ $sig = INT ] && echo 2 || echo 15)))
     start "$A" "${SW[@]}" >"$tmp/rows.csv" 2>"$tmp/err"
@@ -202,7 +202,7 @@ version = 1
 [grid]
 pattern = histogram
 n = 65536
-bins = 1..100000
+bins = 1..60000
 engine = sim
 [outputs]
 csv = a.csv
