@@ -55,7 +55,7 @@ $(B)/atomsim.pc: install.mk include/atomsim/dispatch.h FORCE
 
 .PHONY: install uninstall install-check
 ifeq ($(INSTALL_PREBUILT),)
-install: $(B)/atomsim $(B)/libatomsim.a
+install: $(B)/atomsim $(B)/libatomsim.a man
 endif
 
 # The harnesses go in when they build here (vkbench needs glslc and the

@@ -100,8 +100,9 @@ void brep_print(FILE *f, const char *path, const bl_table *base, const bl_table 
     flips(f, cur, res, show);
     if (res->drift)
         fprintf(f, "drift: the cost table moved from the baseline; if that is meant, rewrite it with\n"
-                   "  atomsim check --config %s --write-baseline %s   (make baseline-update)\n",
-                cur->gpu_path[0] ? cur->gpu_path : "CONFIG", path);
+                   "  atomsim check --config %s%s --write-baseline %s%s\n",
+                cur->gpu_path[0] ? cur->gpu_path : "CONFIG", cur->overrides, path,
+                cur->overrides[0] ? "" : "   (make baseline-update)");
     else
         fprintf(f, "ok: no cell moved past its tolerance, no decision flipped, the config as recorded\n");
 }

@@ -118,6 +118,16 @@ int cmd_check_baseline(int argc, char **argv)
     rc = exp_build(&cfg, &cpu, NULL, &t, err) ? 1 : bl_from_export(t, tol, &cur, err) ? 2 : 0;
     if (rc != 1)
         exp_free(t);
+    /* the -p overrides belong to the command that remakes this table */
+    for (int i = 0; !rc && i < a.override_count; i++) {
+        size_t used = strlen(cur.overrides);
+        if ((size_t)snprintf(cur.overrides + used, sizeof cur.overrides - used, " -p %s", a.overrides[i]) >=
+            sizeof cur.overrides - used) {
+            snprintf(err, CFG_ERR_MAX, "-p overrides longer than %zu characters", sizeof cur.overrides - 1);
+            bl_free(&cur);
+            rc = 2;
+        }
+    }
     if (rc) {
         cli_error("check", "%s", err);
         if (base_path)

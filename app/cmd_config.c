@@ -45,6 +45,10 @@ int cmd_config(int argc, char **argv)
         cli_error("config", "--format markdown is the option table's (without --dump); --dump writes text or json");
         return 2;
     }
+    if (!dump && format == FORMAT_JSON) {
+        cli_error("config", "--format json is the dump's (with --dump); the option table is text or markdown");
+        return 2;
+    }
     if (!dump && (a.config_path || a.override_count)) {
         /* the option table reads no config: a --config it ignored (even a
          * missing one) would look like a check that passed */

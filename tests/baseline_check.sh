@@ -82,5 +82,11 @@ expect "baseline: a tolerance without %" 2 "tolerance 'gpu_us=1'" \
 check "baseline: --write-baseline twice, byte-identical" cmp -s "$tmp/a.baseline" "$tmp/b.baseline"
 "$A" check --config configs/h100.ini --baseline "$tmp/a.baseline" >/dev/null
 check_eval "baseline: a written baseline passes" '[ $? -eq 0 ]'
+# a baseline made with -p names it in the command it records, and the drift
+# hint names it too: the recorded command remakes the same file
+"$A" check --config configs/h100.ini -p l2.slice_count=60 --write-baseline "$tmp/p.baseline"
+check "baseline: -p is in the recorded command" grep -qx '#   atomsim check --config configs/h100.ini -p l2.slice_count=60 --write-baseline FILE' "$tmp/p.baseline"
+"$A" check --config configs/h100.ini -p l2.slice_count=60 --baseline $H >"$tmp/out"
+check "baseline: -p is in the drift hint" grep -q 'atomsim check --config configs/h100.ini -p l2.slice_count=60 --write-baseline' "$tmp/out"
 
 finish baseline_check

@@ -14,6 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 expect "config --config /nonexistent" 2 "^atomsim config: --config goes with --dump" "$A" config --config /nonexistent
 expect "config --config FILE (no --dump)" 2 "^atomsim config: --config goes with --dump" "$A" config --config configs/h100.ini
 expect "config -p (no --dump)" 2 "^atomsim config: -p goes with --dump" "$A" config -p gpu.name=x
+expect "config --format json (no --dump): refused, not ignored" 2 "^atomsim config: --format json is the dump's" "$A" config --format json
 expect "config --config /nonexistent --dump" 2 "^atomsim config: /nonexistent: cannot open config" \
     "$A" config --config /nonexistent --dump
 rc=0

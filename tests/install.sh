@@ -23,6 +23,11 @@ fi
 # the make of `make test` must not lend its jobserver or flags to this one
 mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make -s --no-print-directory B="$B" INSTALL_PREBUILT=1 "$@"; }
 
+# the manual pages, from the binaries already built (make man writes no object)
+[ -x "$B/vkbench" ] && mk man >/dev/null 2>"$tmp/err"
+check_eval "install: make man wrote atomsim.1 and atomsim-config.5 to install" \
+    "[ -s $B/man/atomsim.1 ] && [ -s $B/man/atomsim-config.5 ]"
+
 # ---- PREFIX -------------------------------------------------------------
 P=$tmp/p
 mk install PREFIX="$P" >"$tmp/out" 2>"$tmp/err"
@@ -41,6 +46,8 @@ done
 for m in "$B"/man/*.[1-9]; do
     [ -f "$m" ] && check_eval "install: man page $(basename "$m")" "cmp -s $m $P/share/man/man${m##*.}/$(basename "$m")"
 done
+check_eval "install: atomsim(1) and atomsim-config(5) among them" \
+    "[ -s $P/share/man/man1/atomsim.1 ] && [ -s $P/share/man/man5/atomsim-config.5 ]"
 
 # ---- a user's program through pkg-config -------------------------------
 # a sanitizer build's library needs its runtime linked in as well

@@ -229,6 +229,7 @@ void bl_write(const bl_table *b, FILE *f)
                "#   atomsim check --config %s", b->gpu_path[0] ? b->gpu_path : "(defaults)");
     if (b->cpu_path[0])
         fprintf(f, " --cpu %s", b->cpu_path);
+    fputs(b->overrides, f);
     if (b->tol[0] != BL_DEFAULT_TOLERANCE || b->tol[1] != BL_DEFAULT_TOLERANCE)
         for (int c = 0; c < BL_COLUMNS; c++) {
             cfg_format_double(v, sizeof v, b->tol[c]);

@@ -58,6 +58,10 @@ typedef struct bl_kv {
 typedef struct bl_table {
     char gpu_name[128], gpu_path[512], gpu_hash[24];
     char cpu_name[128], cpu_path[512], cpu_hash[24];
+    /* " -p KEY=VALUE ..." the table was made with, for the command a
+     * written baseline and a drift report name (empty from bl_load: the
+     * recorded config already holds their values) */
+    char overrides[1024];
     double tol[BL_COLUMNS];           /* percent of the baseline's value */
     bl_kv *config;
     size_t nconfig;
