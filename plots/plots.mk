@@ -13,8 +13,10 @@
 # PLOT_MAX_EVENTS (default 1e6) bounds the simulator per measured row, so
 # that the whole target stays within a few minutes on two cores; rows above
 # it are skipped and counted (make plots PLOT_MAX_EVENTS=2e9 runs them all,
-# slowly).  Each step says on stderr which it is, "plots: step K/N: ...",
-# and atomsim's own progress line shows while a study runs on a terminal.
+# slowly).  On a terminal each step says on stderr which it is, "plots:
+# step K/N: ...", as atomsim's own progress line does while a study runs;
+# piped, or with --no-progress's ATOMSIM_PROGRESS=off, nothing is said.
+PLOTS_SAY = { [ -t 2 ] && [ "$${ATOMSIM_PROGRESS:-}" != off ] || [ "$${ATOMSIM_PROGRESS:-}" = force ]; }
 
 PLOTS_OUT := plots/out
 PLOTS_DATA := $(PLOTS_OUT)/data
@@ -39,7 +41,7 @@ PLOT_ENGINES = $$($(B)/atomsim run --engine model --pattern counter --n 1024 >/d
 .PHONY: plots plots-gnuplot plots-studies
 plots: plots-gnuplot $(B)/atomsim $(STUDY_CSV) $(PLOT_COSTS)
 	@start=$$(date +%s); set -e; k=0; n=$(PLOT_STEPS); \
-	step() { k=$$((k + 1)); echo "plots: step $$k/$$n: $$*" >&2; }; \
+	step() { k=$$((k + 1)); ! $(PLOTS_SAY) || echo "plots: step $$k/$$n: $$*" >&2; }; \
 	for g in $(PLOT_GPUS); do \
 	  step "$$g: predicting its measured rows (PLOT_MAX_EVENTS=$(PLOT_MAX_EVENTS)), contention and predicted-vs-measured"; \
 	  ATOMSIM=$(B)/atomsim PLOT_MAX_EVENTS=$(PLOT_MAX_EVENTS) bash plots/prep_validation.sh $$g $(PLOTS_DATA); \
@@ -75,7 +77,7 @@ plots-studies: $(STUDY_CSV)
 .SECONDEXPANSION:
 $(PLOTS_STUDIES)/%.csv: configs/studies/%.ini $(B)/atomsim \
     $$(shell sed -n 's/^configs *= *//p' configs/studies/$$*.ini | tr ',' ' ')
-	@echo "plots: study $$(printf '%s\n' $(STUDY_CSV) | grep -nxF '$@' | cut -d: -f1)/$(words $(STUDY_CSV)): $*" >&2
+	@! $(PLOTS_SAY) || echo "plots: study $$(printf '%s\n' $(STUDY_CSV) | grep -nxF '$@' | cut -d: -f1)/$(words $(STUDY_CSV)): $*" >&2
 	@$(B)/atomsim study $< --out-dir $(PLOTS_STUDIES) --engine $(PLOT_ENGINES)
 
 # the dispatcher's cost table of one config, its provenance (the seed rule's
@@ -83,6 +85,6 @@ $(PLOTS_STUDIES)/%.csv: configs/studies/%.ini $(B)/atomsim \
 # export leaves no file (its decision map is then skipped with a note)
 $(PLOTS_COSTS)/%-costs.csv: configs/%.ini $(B)/atomsim
 	@mkdir -p $(dir $@)
-	@echo "plots: cost table $$(printf '%s\n' $(PLOT_COSTS) | grep -nxF '$@' | cut -d: -f1)/$(words $(PLOT_COSTS)): $*" >&2
+	@! $(PLOTS_SAY) || echo "plots: cost table $$(printf '%s\n' $(PLOT_COSTS) | grep -nxF '$@' | cut -d: -f1)/$(words $(PLOT_COSTS)): $*" >&2
 	@$(B)/atomsim export --config $< --format csv --output $@ 2>$@.log \
 	  || { echo "decision map $*: atomsim export failed ($$(head -1 $@.log)); map skipped"; }
