@@ -45,11 +45,16 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
 # runs one command line as the sample states it, output to stdout
+# (output that names the binary names it as the README does, build/atomsim,
+# whichever build ran it: make asan runs these with build-asan/atomsim)
 run_sample_command() {
-    local cmd=$1
+    local cmd=$1 rc=0
     [ "$cmd" = "make run" ] && cmd=$make_run
     cmd=${cmd//build\/atomsim/$A}
-    bash -c "set -o pipefail; $cmd" </dev/null
+    bash -c "set -o pipefail; $cmd" </dev/null >"$out.cmd" || rc=$?
+    if [ "$A" = build/atomsim ]; then cat "$out.cmd"; else awk -v a="$A" '{ while ((i = index($0, a)) > 0) $0 = substr($0, 1, i - 1) "build/atomsim" substr($0, i + length(a)); print }' "$out.cmd"; fi
+    rm -f "$out.cmd"
+    return $rc
 }
 
 status=0
