@@ -11,6 +11,7 @@
 
 #include "../util/version.h"
 #include "man_page.h"
+#include "../util/num.h"
 
 /* One input line of text: a leading '.' or '\'' would be read as a request,
  * a backslash as an escape, and '-' must be \- so that a flag copied from
@@ -64,8 +65,11 @@ void man_roff_head(FILE *f, const char *name, int section, const char *source)
 {
     time_t t = time(NULL);
     const char *epoch = getenv("SOURCE_DATE_EPOCH");
-    if (epoch && *epoch)
-        t = (time_t)strtoll(epoch, NULL, 10);
+    unsigned long long e;
+    /* through the one strict parser: a malformed value keeps today's date
+     * rather than becoming 1970 */
+    if (epoch && !num_parse_u64(epoch, &e) && e <= 253402300799ull)
+        t = (time_t)e;
     char date[32], upper[64];
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&t));
     size_t k = 0;

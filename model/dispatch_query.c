@@ -128,18 +128,11 @@ static int read_row(char **fields, int nf, const column *cols, int lineno, int r
     return 0;
 }
 
-/* The bounded reader's error ("PATH:LINE: why" or "PATH: why") as e's
- * line and message: the caller names the path itself. */
-static int lin_fail(dq_error *e, const char *path, const char *msg)
+/* The bounded reader's error as e's line and message: the caller names
+ * the path itself, so the reason goes without the reader's prefix. */
+static int lin_fail(dq_error *e, const lin_reader *in, const char *msg)
 {
-    const char *m = msg + strlen(path);
-    if (strncmp(msg, path, strlen(path)) || *m != ':')
-        return fail(e, 0, "%s", msg);
-    char *end;
-    unsigned long line = strtoul(m + 1, &end, 10);
-    if (end > m + 1 && *end == ':' && line <= 0x7fffffff)
-        return fail(e, (int)line, "%s", end + 1 + (end[1] == ' '));
-    return fail(e, 0, "%s", m + 1 + (m[1] == ' '));
+    return fail(e, in->err_line <= 0x7fffffff ? (int)in->err_line : 0, "%s", msg + in->err_why);
 }
 
 int dq_batch_read(const char *path, int rule, int data_on, int extrapolate, dq_batch *out, dq_error *e)
@@ -165,7 +158,7 @@ int dq_batch_read(const char *path, int rule, int data_on, int extrapolate, dq_b
     lin_attach(&in, f, path, DQ_LINE_MAX, LIN_MAX_BYTES);
     while (rc == 0 && (got = lin_next(&in, lerr, sizeof lerr)) != 0) {
         if (got < 0) {
-            rc = lin_fail(e, path, lerr);
+            rc = lin_fail(e, &in, lerr);
             break;
         }
         char *line = in.line;

@@ -151,6 +151,10 @@ int exp_build(const cfg_config *gpu, const cpu_config *cpu, const exp_options *o
 void exp_set_bands(exp_table *t, enum pat_id id, const exp_band *bands, int count);
 
 int exp_write(const exp_table *t, enum exp_format f, FILE *out, char err[CFG_ERR_MAX]);
+/* A prediction as every export writes it: six significant digits, an
+ * integer in exponent form written out in full (the baseline uses it too,
+ * so that it holds the numbers a reader of the table sees). */
+void exp_format_value(char *buf, size_t len, double v);
 void exp_free(exp_table *t);
 
 #endif

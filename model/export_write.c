@@ -19,7 +19,7 @@
  * themselves (a double carries 15), so only an integer in exponent form
  * (1.23457e+06) is written again; the rest skips a second print and parse
  * (callgrind: a quarter of a model export's instructions). */
-static void fmt_pred(char *buf, size_t len, double v)
+void exp_format_value(char *buf, size_t len, double v)
 {
     snprintf(buf, len, "%.6g", v);
     if (strchr(buf, 'e')) {
@@ -27,11 +27,6 @@ static void fmt_pred(char *buf, size_t len, double v)
         if (r == floor(r) && fabs(r) < 1e15)
             snprintf(buf, len, "%.0f", r);
     }
-}
-
-static void json_string(FILE *f, const char *s)
-{
-    esc_json(f, s);
 }
 
 /* One option of a GPU or CPU option table, as the config objects print it. */
@@ -58,7 +53,7 @@ static void json_sections(FILE *f, size_t n, json_opt_fn get, const void *config
             fputs(",", f);
         fprintf(f, "\"%s\": ", o.key);
         if (o.quoted)
-            json_string(f, o.value);
+            esc_json(f, o.value);
         else
             fputs(o.value, f);
     }
@@ -145,7 +140,7 @@ static void json_numbers(FILE *f, const char *name, size_t count, double (*get)(
     char buf[48];
     fprintf(f, "        \"%s\": [", name);
     for (size_t i = 0; i < count; i++) {
-        fmt_pred(buf, sizeof buf, get(base, i, field));
+        exp_format_value(buf, sizeof buf, get(base, i, field));
         fprintf(f, "%s%s", i ? "," : "", buf);
     }
     fprintf(f, "]%s\n", last ? "" : ",");
@@ -201,9 +196,9 @@ static void json_pattern(FILE *f, const exp_pattern *ep)
         char lo[48], hi[48], p10[48], p50[48], p90[48];
         cfg_format_exact(lo, sizeof lo, eb->n_lo);
         cfg_format_exact(hi, sizeof hi, eb->n_hi);
-        fmt_pred(p10, sizeof p10, eb->p10);
-        fmt_pred(p50, sizeof p50, eb->p50);
-        fmt_pred(p90, sizeof p90, eb->p90);
+        exp_format_value(p10, sizeof p10, eb->p10);
+        exp_format_value(p50, sizeof p50, eb->p50);
+        exp_format_value(p90, sizeof p90, eb->p90);
         fprintf(f, "%s\n        {\"n_lo\": %s, \"n_hi\": %s, \"rows\": %d, \"p10\": %s, \"p50\": %s, \"p90\": %s}",
                 b ? "," : "", lo, hi, eb->rows, p10, p50, p90);
     }
@@ -217,7 +212,7 @@ static void write_json(const exp_table *t, FILE *f)
     fprintf(f, "{\n  \"schema\": \"%s\",\n  \"schema_version\": %d,\n  \"generator\": \"atomsim export\",\n", EXP_SCHEMA_NAME,
             EXP_SCHEMA_VERSION);
     fputs("  \"version\": ", f);
-    json_string(f, atom_version());
+    esc_json(f, atom_version());
     fputs(",\n", f);
     fputs("  \"units\": {\"gpu_us\": \"microseconds, the kernel between its GPU timestamps, no data movement\", "
           "\"cpu_us\": \"microseconds, the CPU tier's compute, no data movement\", "
@@ -230,15 +225,15 @@ static void write_json(const exp_table *t, FILE *f)
           "c cpu) and seed_reason (g gpu_faster, c cpu_faster, d density, x cas)\",\n",
           f);
     fputs("  \"gpu\": {\n    \"name\": ", f);
-    json_string(f, t->gpu.gpu.name);
+    esc_json(f, t->gpu.gpu.name);
     fputs(",\n    \"config_path\": ", f);
-    json_string(f, t->gpu.path);
+    esc_json(f, t->gpu.path);
     fprintf(f, ",\n    \"config_hash\": \"%016llx\",\n    \"config\": ", (unsigned long long)cfg_hash(&t->gpu));
     json_gpu_config(f, &t->gpu);
     fputs("\n  },\n  \"cpu\": {\n    \"name\": ", f);
-    json_string(f, t->cpu.name);
+    esc_json(f, t->cpu.name);
     fputs(",\n    \"config_path\": ", f);
-    json_string(f, t->cpu.path);
+    esc_json(f, t->cpu.path);
     fprintf(f, ",\n    \"config_hash\": \"%016llx\",\n    \"config\": ", (unsigned long long)cpu_hash(&t->cpu));
     json_cpu_config(f, &t->cpu);
     fprintf(f, "\n  },\n  \"dispatch\": {\"rule\": \"%s\", \"data_on\": \"%s\", ", dsp_rule_name(pol->rule),
@@ -270,13 +265,13 @@ static void write_csv_meta(const exp_table *t, FILE *f)
     fprintf(f, "{\n  \"schema\": \"%s\",\n  \"schema_version\": %d,\n  \"generator\": \"atomsim export\",\n",
             EXP_CSV_META_SCHEMA_NAME, EXP_CSV_META_SCHEMA_VERSION);
     fputs("  \"version\": ", f);
-    json_string(f, atom_version());
+    esc_json(f, atom_version());
     fprintf(f, ",\n  \"table_schema\": \"%s\",\n  \"table_schema_version\": %d,\n", EXP_SCHEMA_NAME, EXP_SCHEMA_VERSION);
     static const char *const keys[4] = { "gpu", "gpu_config_path", "cpu", "cpu_config_path" };
     const char *const vals[4] = { t->gpu.gpu.name, t->gpu.path, t->cpu.name, t->cpu.path };
     for (int k = 0; k < 4; k++) {
         fprintf(f, "  \"%s\": ", keys[k]);
-        json_string(f, vals[k]);
+        esc_json(f, vals[k]);
         if (k == 1 || k == 3)
             fprintf(f, ",\n  \"%s_config_hash\": \"%016llx\"", k == 1 ? "gpu" : "cpu",
                     k == 1 ? (unsigned long long)cfg_hash(&t->gpu) : (unsigned long long)cpu_hash(&t->cpu));
@@ -307,9 +302,9 @@ static void write_csv(const exp_table *t, FILE *f)
             exp_cell_point(ep, i, &p);
             const exp_cell *c = &ep->cells[i];
             const exp_host_cell *h = &ep->host_cells[exp_host_index(ep, i)];
-            fmt_pred(g, sizeof g, c->gpu_us);
+            exp_format_value(g, sizeof g, c->gpu_us);
             for (int k = 0; k < H_COUNT; k++)
-                fmt_pred(v[k], sizeof v[k], host_value(h, (enum host_field)k));
+                exp_format_value(v[k], sizeof v[k], host_value(h, (enum host_field)k));
             fprintf(f, "%s,", pat_name(p.pattern));
             pat_csv_write(f, PAT_CSV_SHARED_FIRST, &p, 0);
             fprintf(f, ",%s,%s,%s,%s,%s,%s,%s,%s\n", g, v[H_CPU], v[H_DENSITY], v[H_FRACTION],
@@ -333,7 +328,7 @@ static void c_doubles(FILE *f, const char *id, const char *what, size_t count,
     char buf[48];
     fprintf(f, "static const double atomsim_%s_%s[%zu] = {", id, what, count);
     for (size_t i = 0; i < count; i++) {
-        fmt_pred(buf, sizeof buf, get(base, i, field));
+        exp_format_value(buf, sizeof buf, get(base, i, field));
         fprintf(f, "%s%s", i ? "," : "", buf);
     }
     fputs("};\n", f);
@@ -915,9 +910,9 @@ static void write_c_header(const exp_table *t, FILE *f)
             char lo[48], hi[48], p10[48], p50[48], p90[48];
             cfg_format_exact(lo, sizeof lo, eb->n_lo);
             cfg_format_exact(hi, sizeof hi, eb->n_hi);
-            fmt_pred(p10, sizeof p10, eb->p10);
-            fmt_pred(p50, sizeof p50, eb->p50);
-            fmt_pred(p90, sizeof p90, eb->p90);
+            exp_format_value(p10, sizeof p10, eb->p10);
+            exp_format_value(p50, sizeof p50, eb->p50);
+            exp_format_value(p90, sizeof p90, eb->p90);
             fprintf(f, "%s{%s, %s, %d, %s, %s, %s}", b ? ", " : "", lo, hi, eb->rows, p10, p50, p90);
         }
         fputs(ep->band_count ? "},\n    },\n" : "{0}},\n    },\n", f);

@@ -2,6 +2,7 @@
 #include "lines.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -94,11 +95,24 @@ int lin_open_as(lin_reader *r, const char *path, const char *what, size_t max_li
     return lin_open(r, path, max_line, LIN_MAX_BYTES, err, errlen);
 }
 
+/* lin_next's error: "PATH:LINE: why" (or "PATH: why" for line 0), with
+ * the line and the reason's offset kept on the reader. */
+static int next_fail(lin_reader *r, char *err, size_t errlen, unsigned long line, const char *fmt, ...)
+{
+    int at = line ? snprintf(err, errlen, "%s:%lu: ", r->path, line) : snprintf(err, errlen, "%s: ", r->path);
+    r->err_line = line;
+    r->err_why = at > 0 && (size_t)at < errlen ? (size_t)at : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + r->err_why, errlen - r->err_why, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
 int lin_next(lin_reader *r, char *err, size_t errlen)
 {
     if (!r->line && alloc_line(r)) {
-        snprintf(err, errlen, "%s: out of memory", r->path);
-        return -1;
+        return next_fail(r, err, errlen, 0, "out of memory");
     }
     size_t n = 0;
     int c = EOF;
@@ -106,31 +120,26 @@ int lin_next(lin_reader *r, char *err, size_t errlen)
      * NUL bytes are known without trusting fgets' view of the line. */
     while ((c = getc(r->f)) != EOF && c != '\n') {
         if (c == 0) {
-            snprintf(err, errlen, "%s:%lu: NUL byte in a text line", r->path, r->lineno + 1);
-            return -1;
+            return next_fail(r, err, errlen, r->lineno + 1, "NUL byte in a text line");
         }
         if (n > r->max_line) {
-            snprintf(err, errlen, "%s:%lu: line longer than %zu bytes", r->path, r->lineno + 1, r->max_line);
-            return -1;
+            return next_fail(r, err, errlen, r->lineno + 1, "line longer than %zu bytes", r->max_line);
         }
         r->line[n++] = (char)c;
     }
     if (ferror(r->f)) {
-        snprintf(err, errlen, "%s: read error: %s", r->path, strerror(errno));
-        return -1;
+        return next_fail(r, err, errlen, 0, "read error: %s", strerror(errno));
     }
     if (c == EOF && n == 0)
         return 0;
     r->bytes += n + (c == '\n');
     if (r->bytes > r->max_bytes) {
-        snprintf(err, errlen, "%s: larger than %zu MB", r->path, r->max_bytes >> 20);
-        return -1;
+        return next_fail(r, err, errlen, 0, "larger than %zu MB", r->max_bytes >> 20);
     }
     if (n && r->line[n - 1] == '\r')
         n--;
     if (n > r->max_line) {
-        snprintf(err, errlen, "%s:%lu: line longer than %zu bytes", r->path, r->lineno + 1, r->max_line);
-        return -1;
+        return next_fail(r, err, errlen, r->lineno + 1, "line longer than %zu bytes", r->max_line);
     }
     r->line[n] = 0;
     r->len = n;

@@ -36,6 +36,11 @@ typedef struct lin_reader {
     size_t max_bytes;
     size_t bytes;       /* read so far */
     int owns;           /* f is ours to close (not stdin) */
+    /* after lin_next's -1: the line it names (0: none) and where in err
+     * the reason starts, past "PATH:LINE: ", for a caller that reports the
+     * line in its own form */
+    unsigned long err_line;
+    size_t err_why;
 } lin_reader;
 
 /* Opens path ("-" is standard input, which need not be a regular file).

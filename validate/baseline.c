@@ -21,18 +21,6 @@ const char *bl_column_name(int column)
     return (unsigned)column < BL_COLUMNS ? column_names[column] : "?";
 }
 
-/* Six significant digits as the export writes them (export_write.c), so
- * that the baseline holds the numbers a reader of the table sees. */
-static void fmt_value(char *buf, size_t len, double v)
-{
-    snprintf(buf, len, "%.6g", v);
-    if (strchr(buf, 'e')) {
-        double r = strtod(buf, NULL);
-        if (r == floor(r) && fabs(r) < 1e15)
-            snprintf(buf, len, "%.0f", r);
-    }
-}
-
 /* Grows *arr (of *n, room *cap) to hold one more; 0, or -1. */
 static int grow(void **arr, size_t size, size_t n, size_t *cap)
 {
@@ -266,7 +254,7 @@ void bl_write(const bl_table *b, FILE *f)
         fprintf(f, "%s %s%s%s |", column_names[r->column], pat_name((enum pat_id)r->pattern), *r->key ? " " : "",
                 r->key);
         for (int j = 0; j < r->count; j++) {
-            fmt_value(v, sizeof v, r->v[j]);
+            exp_format_value(v, sizeof v, r->v[j]);
             fprintf(f, " %s", v);
         }
         if (r->dec)
