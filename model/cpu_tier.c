@@ -35,7 +35,14 @@ double cpu_update_ns(const cpu_config *c, double fp, double p_same)
     return ns + p_same * c->update_same_bin_ns;
 }
 
-static void histogram(const cpu_config *c, double n, double bins, double bytes_per_bin, double hot, cpu_cost *o)
+double cpu_hist_copies(double bins, double bytes_per_bin)
+{
+    double one = bins * bytes_per_bin;
+    return one * 8 <= CPU_HIST_COPIES_BYTES ? 8 : one * 4 <= CPU_HIST_COPIES_BYTES ? 4 : 1;
+}
+
+static void histogram(const cpu_config *c, double n, double bins, double bytes_per_bin, double hot, int sequential,
+                      cpu_cost *o)
 {
     double e = n / c->workers;
     double q0 = hot + (1 - hot) / bins, qo = (1 - hot) / bins;
@@ -48,7 +55,20 @@ static void histogram(const cpu_config *c, double n, double bins, double bytes_p
      * bins and more) with the 4-byte price. */
     double width = bytes_per_bin / 4;
     o->zero_us = bins * width * c->zero_ns_per_bin / 1e3;
-    o->scan_us = e * (c->key_ns + cpu_update_ns(c, bins * bytes_per_bin, p_same)) / 1e3;
+    /* distinct-lines steps through its counters in order (cpb_scan_lines:
+     * element i adds to counter i mod P), so the prefetcher has every line
+     * in L1 before it is needed and an update costs what one in L1 does at
+     * any P; a histogram's bins are hashed, and the footprint sets their
+     * level */
+    double fp = sequential ? bins * bytes_per_bin < c->l1_bytes ? bins * bytes_per_bin : c->l1_bytes : bins * bytes_per_bin;
+    o->scan_us = e * (c->key_ns + cpu_update_ns(c, fp, p_same)) / 1e3;
+    /* Each worker adds its copies into the first before the barrier
+     * (cpb_scan.c's HIST_SCAN): (copies - 1) x K scalar adds of private,
+     * L1-resident bins, the load-add-store of an update in L1 (GCC leaves
+     * the loop scalar, -fopt-info-vec).  It is what makes a sub-word
+     * histogram dearer than a 4-byte one at the same K: 8 copies of 1-byte
+     * bins fit 16 KiB up to K = 2048, of 4-byte bins up to 512. */
+    o->scan_us += (cpu_hist_copies(bins, bytes_per_bin) - 1) * bins * c->update_l1_ns / 1e3;
     o->merge_us = bins * width * c->merge_ns_per_bin / 1e3;
     /* while every worker's copy fits in the LLC, a bin costs what the
      * cached measurement says (cross-core transfers, not DRAM streaming) */
@@ -113,19 +133,19 @@ int cpu_predict(const cpu_config *c, const pat_params *p, cpu_cost *o, char err[
         o->copy_us = 4.0 * n * s / (c->copy_gbps * 1e3);
         break;
     case PAT_HISTOGRAM:
-        histogram(c, n, p->bins, 4, p->hot, o);
+        histogram(c, n, p->bins, 4, p->hot, 0, o);
         break;
     case PAT_HISTOGRAM_SHARED:
-        histogram(c, n, p->bins, 4, 0, o);
+        histogram(c, n, p->bins, 4, 0, 0, o);
         break;
     case PAT_HISTOGRAM_U8_CAS:
-        histogram(c, n, p->bins, 1, 0, o);
+        histogram(c, n, p->bins, 1, 0, 0, o);
         break;
     case PAT_HISTOGRAM_U16_CAS:
-        histogram(c, n, p->bins, 2, 0, o);
+        histogram(c, n, p->bins, 2, 0, 0, o);
         break;
     case PAT_DISTINCT_LINES:
-        histogram(c, n, p->addresses, 4, 0, o);
+        histogram(c, n, p->addresses, 4, 0, 1, o);
         break;
     default:
         snprintf(err, CFG_ERR_MAX, "pattern %d has no CPU-tier model", (int)p->pattern);

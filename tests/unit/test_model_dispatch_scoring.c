@@ -355,6 +355,36 @@ static void test_cpu_tier_costs(void **state)
     tiny.pattern = PAT_HISTOGRAM_U16_CAS;
     assert_int_equal(cpu_predict(&old, &tiny, &b, err), 0);
     assert_float_equal(b.merge_us + b.zero_us, 16384 * (old.zero_ns_per_bin + old.merge_ns_per_bin) / 2 / 1e3, 1e-9);
+    /* each worker folds its copies into the first: (copies - 1) x K adds at
+     * update_l1_ns, so 1-byte bins at K = 2048 (8 copies) pay 7 x 2048 and
+     * 4-byte bins (1 copy at K = 2048) none */
+    assert_float_equal(cpu_hist_copies(2048, 1), 8, 0);
+    assert_float_equal(cpu_hist_copies(2048, 2), 4, 0);
+    assert_float_equal(cpu_hist_copies(2048, 4), 1, 0);
+    assert_float_equal(cpu_hist_copies(512, 4), 8, 0);
+    {
+        pat_params h = params(PAT_HISTOGRAM_U8_CAS, 1 << 14, 1, 2048, 0);
+        double e = (1 << 14) / (double)c.workers;
+        assert_int_equal(cpu_predict(&c, &h, &b, err), 0);
+        assert_float_equal(b.scan_us, (e * (c.key_ns + cpu_update_ns(&c, 2048, 1.0 / 2048)) + 7 * 2048 * c.update_l1_ns) / 1e3,
+                           1e-9);
+        h.pattern = PAT_HISTOGRAM;
+        assert_int_equal(cpu_predict(&c, &h, &b, err), 0);
+        assert_float_equal(b.scan_us, e * (c.key_ns + cpu_update_ns(&c, 4 * 2048, 1.0 / 2048)) / 1e3, 1e-9);
+        /* distinct-lines steps through its counters in order: an update costs
+         * what one in L1 does however many addresses there are; the histogram
+         * of as many bins pays their cache level */
+        h = params(PAT_DISTINCT_LINES, 1 << 24, 1, 1, 0);
+        h.addresses = 1 << 20;
+        assert_int_equal(cpu_predict(&c, &h, &b, err), 0);
+        assert_float_equal(b.scan_us, (1 << 24) / (double)c.workers * (c.key_ns + c.update_l1_ns + c.update_same_bin_ns / (1 << 20)) / 1e3,
+                           1e-6);
+        h = params(PAT_HISTOGRAM, 1 << 24, 1, 1 << 20, 0);
+        assert_int_equal(cpu_predict(&c, &h, &a, err), 0);
+        assert_true(a.scan_us > 1.5 * b.scan_us);
+    }
+    p = params(PAT_COUNTER, 1 << 20, 0.5, 256, 0);
+    assert_int_equal(cpu_predict(&c, &p, &a, err), 0);
     p.n = 1 << 24;
     assert_int_equal(cpu_predict(&c, &p, &b, err), 0);
     assert_true(b.us > a.us);
