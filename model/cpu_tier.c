@@ -82,11 +82,16 @@ static void histogram(const cpu_config *c, double n, double bins, double bytes_p
  * each phase's barrier.  Measured per algorithm at n = 64 x workers (cpubench
  * --plan validate/cpubench/fixed.plan): on the 16-core host a compaction's
  * three phases and a histogram's zeroing and merge cost several times the
- * one hand-over of a count. */
+ * one hand-over of a count.  A count or a sum also costs its caller a read
+ * of every worker's result, each a line another core last wrote: store and
+ * bitmask, which have none, took 0.84 of a count's fixed time in all 54
+ * fixed.plan runs of truth sets 5-7's hosts (docs/findings.md 39). */
 static double fixed_us(const cpu_config *c, enum pat_id id)
 {
     double f;
     switch (id) {
+    case PAT_STORE:
+    case PAT_BITMASK: f = c->write_fixed_us > 0 ? c->write_fixed_us : c->scan_fixed_us; break;
     case PAT_COMPACTION:
     case PAT_CAS_APPEND: f = c->compact_fixed_us; break;
     case PAT_HISTOGRAM:

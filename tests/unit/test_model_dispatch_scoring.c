@@ -341,6 +341,17 @@ static void test_cpu_tier_costs(void **state)
     tiny = params(PAT_HISTOGRAM, 16, 1, 1, 0);
     assert_int_equal(cpu_predict(&c, &tiny, &b, err), 0);
     assert_float_equal(b.pool_us, c.bins_fixed_us, 1e-12);
+    /* store and bitmask leave the caller no per-worker result to sum: their
+     * own, smaller fixed cost, and the counters' where a config lacks it */
+    assert_true(c.write_fixed_us > 0 && c.write_fixed_us < c.scan_fixed_us);
+    pat_params wr = params(PAT_BITMASK, 16, 0.5, 1, 0);
+    assert_int_equal(cpu_predict(&c, &wr, &b, err), 0);
+    assert_float_equal(b.pool_us, c.write_fixed_us, 1e-12);
+    cpu_config no_write = c;
+    no_write.write_fixed_us = 0;
+    wr = params(PAT_STORE, 16, 1, 1, 0);
+    assert_int_equal(cpu_predict(&no_write, &wr, &b, err), 0);
+    assert_float_equal(b.pool_us, no_write.scan_fixed_us, 1e-12);
     /* bins that fit in the LLC on every worker merge at the cached rate */
     tiny.bins = 16384;
     assert_int_equal(cpu_predict(&c, &tiny, &b, err), 0);

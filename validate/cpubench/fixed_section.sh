@@ -10,7 +10,7 @@ awk -F, '
     /^#/ || $1 == "pattern" { next }
     $1 == "histogram" && $5 == 16384 { big = $10; next }
     $1 == "histogram" { one = $10 }
-    { fam = ($1 ~ /^(compaction|cas-append)$/) ? "compact" : ($1 ~ /^(histogram|distinct-lines)/) ? "bins" : "scan"
+    { fam = ($1 ~ /^(compaction|cas-append)$/) ? "compact" : ($1 ~ /^(histogram|distinct-lines)/) ? "bins" : ($1 ~ /^(store|bitmask)$/) ? "write" : "scan"
       v[fam, ++k[fam]] = $10 }
     function median(f,   i, j, t, n) {
         n = k[f]
@@ -18,13 +18,14 @@ awk -F, '
         return n % 2 ? v[f, (n + 1) / 2] : (v[f, n / 2] + v[f, n / 2 + 1]) / 2
     }
     END {
-        if (!k["scan"] || !k["compact"] || !k["bins"] || big == "" || one == "") {
+        if (!k["scan"] || !k["write"] || !k["compact"] || !k["bins"] || big == "" || one == "") {
             print "fixed_section: the CSV lacks rows of fixed.plan" > "/dev/stderr"
             exit 1
         }
         print "\n[fixed]"
         print "; cpubench --plan validate/cpubench/fixed.plan on this host: the median of each family'"'"'s patterns at n = 1024"
-        printf "scan_fixed_us = %.3f ; store, counters, bitmask, reduce (measured)\n", median("scan")
+        printf "scan_fixed_us = %.3f ; counters, reduce: the caller sums every worker'"'"'s result (measured)\n", median("scan")
+        printf "write_fixed_us = %.3f ; store, bitmask: output written in place (measured)\n", median("write")
         printf "compact_fixed_us = %.3f ; compaction, cas-append (measured)\n", median("compact")
         printf "bins_fixed_us = %.3f ; histograms and distinct-lines at 1 bin (measured)\n", median("bins")
         printf "bins_cached_ns_per_bin = %.4f ; (histogram at 16,384 bins - at 1) / 16,383 (measured)\n", (big - one) * 1000 / 16383
