@@ -370,6 +370,96 @@ static void subword_drain(const cfg_config *c, const mdl_subword *sw, double rou
     d->words_hit = words_hit / requests;
 }
 
+/* The resident lanes fall on the words at random: where fewer are resident
+ * than a word's share of n, a word's contenders at one moment are not their
+ * mean but a Poisson count of it, and a lane meets its own word's count plus
+ * the others', 1 + Poisson(cap) (the size-biased count).  The race's costs
+ * grow faster than linearly in the contenders (none below two), so they are
+ * averaged over that count, not taken at its mean: at one workgroup of 64
+ * threads an SM and 1.7 resident lanes a word the simulator makes 1.54
+ * attempts a success where the mean gives 1.00 (docs/findings.md 42).
+ * Where every lane of a word is resident the count is fixed. */
+#define SUBWORD_POISSON_MAX_CAP 16.0 /* past it the spread is narrow against the mean */
+
+static double poisson_terms(double cap, double per_word, double w[], int max_terms)
+{
+    int kmax = (int)fmin(per_word, ceil(cap + 6 * sqrt(cap) + 6));
+    if (kmax > max_terms)
+        kmax = max_terms;
+    double pmf = exp(-cap), sum = 0;
+    for (int k = 1; k <= kmax; k++) { /* k = 1 + Poisson(cap): pmf of k - 1 */
+        w[k - 1] = pmf;
+        sum += pmf;
+        pmf *= cap / k;
+    }
+    for (int k = 0; k < kmax; k++)
+        w[k] /= sum;
+    return kmax;
+}
+
+static int subword_spread(double per_word, double cap)
+{
+    return cap < per_word && cap < SUBWORD_POISSON_MAX_CAP;
+}
+
+static double subword_attempts_per_lane(double per_word, double cap, double active)
+{
+    if (!subword_spread(per_word, cap))
+        return mdl_cas_attempts_at(per_word, cap, active) / per_word;
+    double w[64], a = 0;
+    int kmax = (int)poisson_terms(cap, per_word, w, 64);
+    for (int k = 1; k <= kmax; k++)
+        a += w[k - 1] * mdl_cas_attempts_at(per_word, k, active);
+    return a / per_word;
+}
+
+/* The rounds a warp's loop runs: until its last lane wins.  A lane wins at
+ * a uniform place in its word's race, which lasts 2 a - 1 rounds for a
+ * attempts a lane; with the words' contenders spread (above) the races
+ * differ, and the warp waits for its slowest of 32 draws from all of them:
+ * the mean of the largest of L uniform places, over the Poisson count. */
+static double subword_rounds(const cfg_config *c, double per_word, double cap, double active, double per_lane)
+{
+    if (!subword_spread(per_word, cap))
+        return 2 * per_lane - 1;
+    double w[64], g[64], top = 1, L = c->gpu.subgroup_size;
+    int kmax = (int)poisson_terms(cap, per_word, w, 64);
+    for (int k = 1; k <= kmax; k++) {
+        g[k - 1] = fmax(1, 2 * mdl_cas_attempts_at(per_word, k, active) / per_word - 1);
+        top = fmax(top, g[k - 1]);
+    }
+    /* E[max] = integral over x of 1 - F(x)^L, F the lanes' place
+     * distribution, at one point a round (an export asks it of every cell) */
+    double e = 0;
+    for (double x = 0.5; x < top; x += 1) {
+        double f = 0, dx = fmin(1, top - x + 0.5);
+        for (int k = 0; k < kmax; k++)
+            f += w[k] * fmin(x, g[k]) / g[k];
+        e += (1 - pow(f, L)) * dx;
+    }
+    return fmax(1, e);
+}
+
+static void subword_race(const cfg_config *c, double per_word, double cap, double m, double lane_cycles,
+                         double slot_contenders, mdl_cas_race *r)
+{
+    if (!subword_spread(per_word, cap)) {
+        mdl_cas_race_of(c, per_word, cap, m, lane_cycles, slot_contenders, r);
+        return;
+    }
+    double w[64];
+    int kmax = (int)poisson_terms(cap, per_word, w, 64);
+    memset(r, 0, sizeof *r);
+    for (int k = 1; k <= kmax; k++) {
+        mdl_cas_race one;
+        mdl_cas_race_of(c, per_word, k, m, lane_cycles, slot_contenders, &one);
+        r->attempts += w[k - 1] * one.attempts;
+        r->ops += w[k - 1] * one.ops;
+        r->cycles += w[k - 1] * one.cycles;
+        r->rtt_cycles = one.rtt_cycles;
+    }
+}
+
 /* Every thread updates one 8- or 16-bit bin: read the word, then a CAS loop
  * on it.  The words race in parallel, but a warp's CAS instruction is one
  * request per line it touches, so the lanes of the other words of a line
@@ -389,9 +479,9 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     double resident = fmin((double)p->n, o->resident_wgs * p->wg);
     double cap = fmin(sw.per_word, resident / sw.words);
     /* a lane's mean place in its word's race, (rounds + 1) / 2 */
-    double per_lane = mdl_cas_attempts_at(sw.per_word, cap, mdl_cas_active_share(p->wg)) / sw.per_word;
+    double per_lane = subword_attempts_per_lane(sw.per_word, cap, mdl_cas_active_share(p->wg));
     sw_drain d;
-    subword_drain(c, &sw, 2 * per_lane - 1, &d);
+    subword_drain(c, &sw, subword_rounds(c, sw.per_word, cap, mdl_cas_active_share(p->wg), per_lane), &d);
     int merged = c->coalesce.merge_cas;
     /* a warp lives through its last CAS's round trip too, and through the
      * read's and that CAS's replies, one request after another */
@@ -411,7 +501,7 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
                                                    : fmax(m, mdl_max_load(d.lanes_line, line_words)) - 1;
     double per_request = cas_request_cycles(c, req_passes, merged ? hold : 0);
     mdl_cas_race race;
-    mdl_cas_race_of(c, sw.per_word, cap, m, per_request / m, p->wg, &race);
+    subword_race(c, sw.per_word, cap, m, per_request / m, p->wg, &race);
     double attempts = race.attempts * sw.words;
     double cas_instr = attempts * d.instr, requests = attempts * d.requests;
     b->atomic_instr += cas_instr;
@@ -423,6 +513,12 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     b->warp_instr += cas_instr * (1 + c->core.cas_loop_instructions);
     b->cas_attempts = attempts;
     b->cas_failures = attempts - (double)p->n;
+    /* a warp lives through every pass of its loop, not only the first: each
+     * retry is another round trip before its workgroup's slot frees */
+    double passes_per_warp = cas_instr / b->warps;
+    if (passes_per_warp > 1)
+        b->lifetime += (passes_per_warp - 1) *
+                       (mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions));
     /* the kernel ends with the race of its most-contended word */
     double n_max = sw.words > 1 ? fmax(mdl_max_load((double)p->n, sw.words), sw.per_word) : sw.per_word;
     mdl_cas_race last;
