@@ -32,7 +32,7 @@ typedef struct cpu_config {
     double update_l1_ns, update_l2_ns, update_llc_ns, update_dram_ns;
     double update_same_bin_ns;        /* consecutive updates of one bin (scaled by 1/K) */
     double scan_fixed_us;             /* [fixed] a whole one-phase task at n = workers whose result the caller sums (0: pool_dispatch_us) */
-    double write_fixed_us;            /* the same for a task that writes its output in place (0: scan_fixed_us) */
+    double write_fixed_us;            /* the same for a task that writes its output in place (0: scan_fixed_us; a config without the key takes the built-in typical host's, as every key does) */
     double compact_fixed_us;          /* the same for scan + concatenation */
     double bins_fixed_us;             /* the same for private bins: zero, scan, merge */
     double bins_cached_ns_per_bin;    /* zeroing and merging one bin while every copy stays in cache (0: the [cost] rates) */

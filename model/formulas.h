@@ -236,6 +236,27 @@ typedef struct mdl_cas_race {
 void mdl_cas_race_of(const cfg_config *c, double contenders, double cap, double lanes_per_warp, double lane_cycles,
                      double slot_contenders, mdl_cas_race *r);
 
+/* The contenders a lane meets in its word's race when fewer lanes are
+ * resident than the word has (cap < per_word): itself and each of the
+ * word's other per_word - 1 lanes resident with probability cap /
+ * per_word, 1 + Binomial(per_word - 1, cap / per_word), Poisson(cap) for
+ * many lanes and exactly per_word once all are resident.  A race's cost
+ * grows faster than linearly in its contenders (no retry below two), so the
+ * model averages it over this count (docs/findings.md 42).  `share` is how
+ * much of the average to take: 1 below MDL_CAS_SPREAD_FULL_CAP, fading
+ * linearly to 0 at MDL_CAS_SPREAD_NONE_CAP, where the spread is narrow
+ * against the mean and the export cannot afford its terms; terms 0 (share
+ * 0): no spread, take the race at cap. */
+#define MDL_CAS_SPREAD_TERMS 96
+#define MDL_CAS_SPREAD_FULL_CAP 16.0
+#define MDL_CAS_SPREAD_NONE_CAP 32.0
+typedef struct mdl_cas_spread {
+    int terms;
+    double share;
+    double k[MDL_CAS_SPREAD_TERMS], w[MDL_CAS_SPREAD_TERMS]; /* contenders, weights summing to 1 */
+} mdl_cas_spread;
+void mdl_cas_spread_of(double per_word, double cap, mdl_cas_spread *s);
+
 /* Sub-word CAS emulation: `bins` bins of `bits` bits packed 32/bits to a
  * word; n threads race per word.  Returns words and contenders per word,
  * and how the words lie: full lines, then a last line of last_words words,

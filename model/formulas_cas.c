@@ -68,6 +68,41 @@ void mdl_cas_race_of(const cfg_config *c, double n, double cap, double m, double
     r->cycles = sum_max_linear(cap, r->rtt_cycles, lane_cycles) + (n - cap) * fmax(r->rtt_cycles, busy * lane_cycles);
 }
 
+void mdl_cas_spread_of(double per_word, double cap, mdl_cas_spread *s)
+{
+    s->terms = 0;
+    s->share = 0;
+    /* no race below two lanes a word; all resident: the count is fixed */
+    if (!(per_word >= 2 && cap > 0 && cap < per_word && cap < MDL_CAS_SPREAD_NONE_CAP))
+        return;
+    double others = per_word - 1, p = cap / per_word, q = 1 - p;
+    double mean = others * p, sd = sqrt(others * p * q);
+    /* the window that holds all but a negligible tail (6 sd, and 6 for a
+     * small mean), within the array */
+    double lo = fmax(0, floor(mean - 6 * sd - 6)), hi = fmin(floor(others), ceil(mean + 6 * sd + 6));
+    if (hi - lo + 1 > MDL_CAS_SPREAD_TERMS)
+        hi = lo + MDL_CAS_SPREAD_TERMS - 1;
+    /* pmf(j) of Binomial(others, p), from its log at lo, then by recurrence */
+    double pmf = exp(lgamma(others + 1) - lgamma(lo + 1) - lgamma(others - lo + 1) + lo * log(p) + (others - lo) * log1p(-p));
+    double sum = 0;
+    for (double j = lo; j <= hi; j++) {
+        s->k[s->terms] = 1 + j;
+        s->w[s->terms] = pmf;
+        sum += pmf;
+        s->terms++;
+        pmf *= (others - j) / (j + 1) * p / q;
+    }
+    if (!(sum > 0)) {
+        s->terms = 0;
+        return;
+    }
+    for (int i = 0; i < s->terms; i++)
+        s->w[i] /= sum;
+    s->share = cap <= MDL_CAS_SPREAD_FULL_CAP
+                   ? 1
+                   : (MDL_CAS_SPREAD_NONE_CAP - cap) / (MDL_CAS_SPREAD_NONE_CAP - MDL_CAS_SPREAD_FULL_CAP);
+}
+
 /* Full lines on the busiest slice, and on the partial line's slice: counted
  * line by line for up to MDL_MAX_COUNTED_LINES lines, else the chunked estimate
  * (mdl_busiest_slice_lines), where one short line matters little. */

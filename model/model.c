@@ -370,94 +370,67 @@ static void subword_drain(const cfg_config *c, const mdl_subword *sw, double rou
     d->words_hit = words_hit / requests;
 }
 
-/* The resident lanes fall on the words at random: where fewer are resident
- * than a word's share of n, a word's contenders at one moment are not their
- * mean but a Poisson count of it, and a lane meets its own word's count plus
- * the others', 1 + Poisson(cap) (the size-biased count).  The race's costs
- * grow faster than linearly in the contenders (none below two), so they are
- * averaged over that count, not taken at its mean: at one workgroup of 64
- * threads an SM and 1.7 resident lanes a word the simulator makes 1.54
- * attempts a success where the mean gives 1.00 (docs/findings.md 42).
- * Where every lane of a word is resident the count is fixed. */
-#define SUBWORD_POISSON_MAX_CAP 16.0 /* past it the spread is narrow against the mean */
-
-static double poisson_terms(double cap, double per_word, double w[], int max_terms)
-{
-    int kmax = (int)fmin(per_word, ceil(cap + 6 * sqrt(cap) + 6));
-    if (kmax > max_terms)
-        kmax = max_terms;
-    double pmf = exp(-cap), sum = 0;
-    for (int k = 1; k <= kmax; k++) { /* k = 1 + Poisson(cap): pmf of k - 1 */
-        w[k - 1] = pmf;
-        sum += pmf;
-        pmf *= cap / k;
-    }
-    for (int k = 0; k < kmax; k++)
-        w[k] /= sum;
-    return kmax;
-}
-
-static int subword_spread(double per_word, double cap)
-{
-    return cap < per_word && cap < SUBWORD_POISSON_MAX_CAP;
-}
-
+/* A word's race averaged over the spread of its contenders (mdl_cas_spread,
+ * formulas_cas.c), blended into the race at their mean where the spread
+ * fades: attempts a lane, and the race's attempts, ops and cycles. */
 static double subword_attempts_per_lane(double per_word, double cap, double active)
 {
-    if (!subword_spread(per_word, cap))
-        return mdl_cas_attempts_at(per_word, cap, active) / per_word;
-    double w[64], a = 0;
-    int kmax = (int)poisson_terms(cap, per_word, w, 64);
-    for (int k = 1; k <= kmax; k++)
-        a += w[k - 1] * mdl_cas_attempts_at(per_word, k, active);
-    return a / per_word;
+    mdl_cas_spread sp;
+    mdl_cas_spread_of(per_word, cap, &sp);
+    double mean = mdl_cas_attempts_at(per_word, cap, active), spread = 0;
+    for (int i = 0; i < sp.terms; i++)
+        spread += sp.w[i] * mdl_cas_attempts_at(per_word, sp.k[i], active);
+    return (sp.share * spread + (1 - sp.share) * mean) / per_word;
+}
+
+static void subword_race(const cfg_config *c, double per_word, double cap, double m, double lane_cycles,
+                         double slot_contenders, mdl_cas_race *r)
+{
+    mdl_cas_spread sp;
+    mdl_cas_spread_of(per_word, cap, &sp);
+    mdl_cas_race_of(c, per_word, cap, m, lane_cycles, slot_contenders, r);
+    if (sp.terms == 0)
+        return;
+    mdl_cas_race avg = { 0, 0, 0, r->rtt_cycles };
+    for (int i = 0; i < sp.terms; i++) {
+        mdl_cas_race one;
+        mdl_cas_race_of(c, per_word, sp.k[i], m, lane_cycles, slot_contenders, &one);
+        avg.attempts += sp.w[i] * one.attempts;
+        avg.ops += sp.w[i] * one.ops;
+        avg.cycles += sp.w[i] * one.cycles;
+    }
+    r->attempts = sp.share * avg.attempts + (1 - sp.share) * r->attempts;
+    r->ops = sp.share * avg.ops + (1 - sp.share) * r->ops;
+    r->cycles = sp.share * avg.cycles + (1 - sp.share) * r->cycles;
 }
 
 /* The rounds a warp's loop runs: until its last lane wins.  A lane wins at
  * a uniform place in its word's race, which lasts 2 a - 1 rounds for a
- * attempts a lane; with the words' contenders spread (above) the races
- * differ, and the warp waits for its slowest of 32 draws from all of them:
- * the mean of the largest of L uniform places, over the Poisson count. */
+ * attempts a lane; with the contenders spread the races differ, and the
+ * warp waits for the slowest of its subgroup's lanes: the mean of the
+ * largest of L uniform places over the spread. */
 static double subword_rounds(const cfg_config *c, double per_word, double cap, double active, double per_lane)
 {
-    if (!subword_spread(per_word, cap))
-        return 2 * per_lane - 1;
-    double w[64], g[64], top = 1, L = c->gpu.subgroup_size;
-    int kmax = (int)poisson_terms(cap, per_word, w, 64);
-    for (int k = 1; k <= kmax; k++) {
-        g[k - 1] = fmax(1, 2 * mdl_cas_attempts_at(per_word, k, active) / per_word - 1);
-        top = fmax(top, g[k - 1]);
+    mdl_cas_spread sp;
+    mdl_cas_spread_of(per_word, cap, &sp);
+    double mean = 2 * per_lane - 1;
+    if (sp.terms == 0)
+        return mean;
+    double g[MDL_CAS_SPREAD_TERMS], top = 1, L = c->gpu.subgroup_size;
+    for (int i = 0; i < sp.terms; i++) {
+        g[i] = fmax(1, 2 * mdl_cas_attempts_at(per_word, sp.k[i], active) / per_word - 1);
+        top = fmax(top, g[i]);
     }
     /* E[max] = integral over x of 1 - F(x)^L, F the lanes' place
      * distribution, at one point a round (an export asks it of every cell) */
     double e = 0;
     for (double x = 0.5; x < top; x += 1) {
         double f = 0, dx = fmin(1, top - x + 0.5);
-        for (int k = 0; k < kmax; k++)
-            f += w[k] * fmin(x, g[k]) / g[k];
+        for (int i = 0; i < sp.terms; i++)
+            f += sp.w[i] * fmin(x, g[i]) / g[i];
         e += (1 - pow(f, L)) * dx;
     }
-    return fmax(1, e);
-}
-
-static void subword_race(const cfg_config *c, double per_word, double cap, double m, double lane_cycles,
-                         double slot_contenders, mdl_cas_race *r)
-{
-    if (!subword_spread(per_word, cap)) {
-        mdl_cas_race_of(c, per_word, cap, m, lane_cycles, slot_contenders, r);
-        return;
-    }
-    double w[64];
-    int kmax = (int)poisson_terms(cap, per_word, w, 64);
-    memset(r, 0, sizeof *r);
-    for (int k = 1; k <= kmax; k++) {
-        mdl_cas_race one;
-        mdl_cas_race_of(c, per_word, k, m, lane_cycles, slot_contenders, &one);
-        r->attempts += w[k - 1] * one.attempts;
-        r->ops += w[k - 1] * one.ops;
-        r->cycles += w[k - 1] * one.cycles;
-        r->rtt_cycles = one.rtt_cycles;
-    }
+    return sp.share * fmax(1, e) + (1 - sp.share) * mean;
 }
 
 /* Every thread updates one 8- or 16-bit bin: read the word, then a CAS loop

@@ -258,6 +258,44 @@ static void test_predictions_shaped_like_mechanisms(void **state)
     assert_true(predict(&c, PAT_STORE, 1, 1, 256, 0) >= c.launch.kernel_overhead_cycles / c.gpu.sm_clock_mhz);
 }
 
+/* A word's contenders: 1 + Binomial(per_word - 1, cap / per_word) where
+ * fewer lanes are resident than the word has, no spread otherwise, and a
+ * sub-word histogram with more words than threads still counts one attempt
+ * a thread. */
+static void test_cas_spread(void **state)
+{
+    (void)state;
+    mdl_cas_spread sp;
+    double sum = 0, mean = 0;
+    mdl_cas_spread_of(1000, 1.7, &sp);
+    assert_true(sp.terms > 0 && sp.share == 1);
+    for (int i = 0; i < sp.terms; i++) {
+        sum += sp.w[i];
+        mean += sp.w[i] * sp.k[i];
+    }
+    assert_float_equal(sum, 1, 1e-12);
+    assert_float_equal(mean, 1 + 999 * 1.7 / 1000, 1e-6);
+    static const double none[][2] = { { 1.5, 0.5 }, { 100, 100 }, { 100, 0 }, { 1000, 40 }, { 1000, -1 } };
+    for (int i = 0; i < 5; i++) {
+        mdl_cas_spread_of(none[i][0], none[i][1], &sp);
+        assert_int_equal(sp.terms, 0);
+        assert_true(sp.share == 0);
+    }
+    mdl_cas_spread_of(1000, 24, &sp); /* fading between the two caps */
+    assert_true(sp.terms > 0 && sp.share > 0.49 && sp.share < 0.51);
+    cfg_config c;
+    pat_params p;
+    atom_stats st;
+    char err[CFG_ERR_MAX];
+    config(&c);
+    pat_defaults(&p);
+    p.pattern = PAT_HISTOGRAM_U8_CAS;
+    p.n = 1 << 19;
+    p.bins = 1 << 22; /* 2^20 words for 2^19 threads */
+    assert_int_equal(mdl_predict(&c, &p, &st, err), 0);
+    assert_float_equal(st.cas_attempts, (double)p.n, 0.5);
+}
+
 /* Every cell of every pattern's export grid is a finite positive time. */
 static void test_finite_over_export_grid(void **state)
 {
@@ -361,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_seed_numbers),
         cmocka_unit_test(test_distinct_and_max_load),
         cmocka_unit_test(test_cas_attempts),
+        cmocka_unit_test(test_cas_spread),
         cmocka_unit_test(test_subword_layout),
         cmocka_unit_test(test_request_passes),
         cmocka_unit_test(test_slice_chunks),
