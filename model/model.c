@@ -373,35 +373,31 @@ static void subword_drain(const cfg_config *c, const mdl_subword *sw, double rou
 /* A word's race averaged over the spread of its contenders (mdl_cas_spread,
  * formulas_cas.c), blended into the race at their mean where the spread
  * fades: attempts a lane, and the race's attempts, ops and cycles. */
-static double subword_attempts_per_lane(double per_word, double cap, double active)
+static double subword_attempts_per_lane(const mdl_cas_spread *spread, double per_word, double cap, double active)
 {
-    mdl_cas_spread sp;
-    mdl_cas_spread_of(per_word, cap, &sp);
-    double mean = mdl_cas_attempts_at(per_word, cap, active), spread = 0;
-    for (int i = 0; i < sp.terms; i++)
-        spread += sp.w[i] * mdl_cas_attempts_at(per_word, sp.k[i], active);
-    return (sp.share * spread + (1 - sp.share) * mean) / per_word;
+    double mean = mdl_cas_attempts_at(per_word, cap, active), avg = 0;
+    for (int i = 0; i < spread->terms; i++)
+        avg += spread->w[i] * mdl_cas_attempts_at(per_word, spread->k[i], active);
+    return (spread->share * avg + (1 - spread->share) * mean) / per_word;
 }
 
-static void subword_race(const cfg_config *c, double per_word, double cap, double m, double lane_cycles,
-                         double slot_contenders, mdl_cas_race *r)
+static void subword_race(const cfg_config *c, const mdl_cas_spread *spread, double per_word, double cap, double m,
+                         double lane_cycles, double slot_contenders, mdl_cas_race *r)
 {
-    mdl_cas_spread sp;
-    mdl_cas_spread_of(per_word, cap, &sp);
     mdl_cas_race_of(c, per_word, cap, m, lane_cycles, slot_contenders, r);
-    if (sp.terms == 0)
+    if (spread->terms == 0)
         return;
     mdl_cas_race avg = { 0, 0, 0, r->rtt_cycles };
-    for (int i = 0; i < sp.terms; i++) {
+    for (int i = 0; i < spread->terms; i++) {
         mdl_cas_race one;
-        mdl_cas_race_of(c, per_word, sp.k[i], m, lane_cycles, slot_contenders, &one);
-        avg.attempts += sp.w[i] * one.attempts;
-        avg.ops += sp.w[i] * one.ops;
-        avg.cycles += sp.w[i] * one.cycles;
+        mdl_cas_race_of(c, per_word, spread->k[i], m, lane_cycles, slot_contenders, &one);
+        avg.attempts += spread->w[i] * one.attempts;
+        avg.ops += spread->w[i] * one.ops;
+        avg.cycles += spread->w[i] * one.cycles;
     }
-    r->attempts = sp.share * avg.attempts + (1 - sp.share) * r->attempts;
-    r->ops = sp.share * avg.ops + (1 - sp.share) * r->ops;
-    r->cycles = sp.share * avg.cycles + (1 - sp.share) * r->cycles;
+    r->attempts = spread->share * avg.attempts + (1 - spread->share) * r->attempts;
+    r->ops = spread->share * avg.ops + (1 - spread->share) * r->ops;
+    r->cycles = spread->share * avg.cycles + (1 - spread->share) * r->cycles;
 }
 
 /* The rounds a warp's loop runs: until its last lane wins.  A lane wins at
@@ -409,16 +405,15 @@ static void subword_race(const cfg_config *c, double per_word, double cap, doubl
  * attempts a lane; with the contenders spread the races differ, and the
  * warp waits for the slowest of its subgroup's lanes: the mean of the
  * largest of L uniform places over the spread. */
-static double subword_rounds(const cfg_config *c, double per_word, double cap, double active, double per_lane)
+static double subword_rounds(const cfg_config *c, const mdl_cas_spread *spread, double per_word, double active,
+                             double per_lane)
 {
-    mdl_cas_spread sp;
-    mdl_cas_spread_of(per_word, cap, &sp);
     double mean = 2 * per_lane - 1;
-    if (sp.terms == 0)
+    if (spread->terms == 0)
         return mean;
     double g[MDL_CAS_SPREAD_TERMS], top = 1, L = c->gpu.subgroup_size;
-    for (int i = 0; i < sp.terms; i++) {
-        g[i] = fmax(1, 2 * mdl_cas_attempts_at(per_word, sp.k[i], active) / per_word - 1);
+    for (int i = 0; i < spread->terms; i++) {
+        g[i] = fmax(1, 2 * mdl_cas_attempts_at(per_word, spread->k[i], active) / per_word - 1);
         top = fmax(top, g[i]);
     }
     /* E[max] = integral over x of 1 - F(x)^L, F the lanes' place
@@ -426,11 +421,11 @@ static double subword_rounds(const cfg_config *c, double per_word, double cap, d
     double e = 0;
     for (double x = 0.5; x < top; x += 1) {
         double f = 0, dx = fmin(1, top - x + 0.5);
-        for (int i = 0; i < sp.terms; i++)
-            f += sp.w[i] * fmin(x, g[i]) / g[i];
+        for (int i = 0; i < spread->terms; i++)
+            f += spread->w[i] * fmin(x, g[i]) / g[i];
         e += (1 - pow(f, L)) * dx;
     }
-    return sp.share * fmax(1, e) + (1 - sp.share) * mean;
+    return spread->share * fmax(1, e) + (1 - spread->share) * mean;
 }
 
 /* Every thread updates one 8- or 16-bit bin: read the word, then a CAS loop
@@ -452,9 +447,12 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     double resident = fmin((double)p->n, o->resident_wgs * p->wg);
     double cap = fmin(sw.per_word, resident / sw.words);
     /* a lane's mean place in its word's race, (rounds + 1) / 2 */
-    double per_lane = subword_attempts_per_lane(sw.per_word, cap, mdl_cas_active_share(p->wg));
+    /* the spread of a word's contenders, once for the three uses below */
+    mdl_cas_spread spread;
+    mdl_cas_spread_of(sw.per_word, cap, &spread);
+    double per_lane = subword_attempts_per_lane(&spread, sw.per_word, cap, mdl_cas_active_share(p->wg));
     sw_drain d;
-    subword_drain(c, &sw, subword_rounds(c, sw.per_word, cap, mdl_cas_active_share(p->wg), per_lane), &d);
+    subword_drain(c, &sw, subword_rounds(c, &spread, sw.per_word, mdl_cas_active_share(p->wg), per_lane), &d);
     int merged = c->coalesce.merge_cas;
     /* a warp lives through its last CAS's round trip too, and through the
      * read's and that CAS's replies, one request after another */
@@ -474,7 +472,7 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
                                                    : fmax(m, mdl_max_load(d.lanes_line, line_words)) - 1;
     double per_request = cas_request_cycles(c, req_passes, merged ? hold : 0);
     mdl_cas_race race;
-    subword_race(c, sw.per_word, cap, m, per_request / m, p->wg, &race);
+    subword_race(c, &spread, sw.per_word, cap, m, per_request / m, p->wg, &race);
     double attempts = race.attempts * sw.words;
     double cas_instr = attempts * d.instr, requests = attempts * d.requests;
     b->atomic_instr += cas_instr;
