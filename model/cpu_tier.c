@@ -1,6 +1,7 @@
 /* cpu_tier.c - closed-form CPU costs: pool dispatch + zeroing + each
  * worker's scan of n / workers elements + merge or concatenation. */
 #include "cpu_tier.h"
+#include "cpu_copies.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -35,12 +36,6 @@ double cpu_update_ns(const cpu_config *c, double fp, double p_same)
     return ns + p_same * c->update_same_bin_ns;
 }
 
-double cpu_hist_copies(double bins, double bytes_per_bin)
-{
-    double one = bins * bytes_per_bin;
-    return one * 8 <= CPU_HIST_COPIES_BYTES ? 8 : one * 4 <= CPU_HIST_COPIES_BYTES ? 4 : 1;
-}
-
 static void histogram(const cpu_config *c, double n, double bins, double bytes_per_bin, double hot, int sequential,
                       cpu_cost *o)
 {
@@ -68,7 +63,7 @@ static void histogram(const cpu_config *c, double n, double bins, double bytes_p
      * the loop scalar, -fopt-info-vec).  It is what makes a sub-word
      * histogram dearer than a 4-byte one at the same K: 8 copies of 1-byte
      * bins fit 16 KiB up to K = 2048, of 4-byte bins up to 512. */
-    o->scan_us += (cpu_hist_copies(bins, bytes_per_bin) - 1) * bins * c->update_l1_ns / 1e3;
+    o->scan_us += (cpu_hist_copies((uint64_t)bins, (unsigned)bytes_per_bin) - 1.0) * bins * c->update_l1_ns / 1e3;
     o->merge_us = bins * width * c->merge_ns_per_bin / 1e3;
     /* while every worker's copy fits in the LLC, a bin costs what the
      * cached measurement says (cross-core transfers, not DRAM streaming) */

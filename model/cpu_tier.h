@@ -23,12 +23,6 @@ typedef struct cpu_cost {
  * the bin the previous one did (1/K for a uniform histogram). */
 double cpu_update_ns(const cpu_config *c, double footprint_bytes, double p_same);
 
-/* Private copies of the bins a worker uses in turn (cpubench's
- * cpb_hist_copies, validate/cpubench/cpb_scan.c): 8 while 8 copies fit
- * CPU_HIST_COPIES_BYTES, else 4 while 4 do, else 1. */
-#define CPU_HIST_COPIES_BYTES 16384
-double cpu_hist_copies(double bins, double bytes_per_bin);
-
 /* Returns 0, or -1 with err set for a pattern the tier does not know. */
 int cpu_predict(const cpu_config *c, const pat_params *p, cpu_cost *out, char err[CFG_ERR_MAX]);
 

@@ -43,7 +43,7 @@ $(B)/gen/cpb_version.stamp: FORCE
 .PHONY: FORCE
 FORCE:
 
-$(B)/cpubench: $(CPB_SRC) $(wildcard validate/cpubench/*.h) model/params.h model/params_csv.h util/clock.h util/num.h util/lines.h \
+$(B)/cpubench: $(CPB_SRC) $(wildcard validate/cpubench/*.h) model/params.h model/params_csv.h model/cpu_copies.h util/clock.h util/num.h util/lines.h \
                util/version.h $(B)/gen/cpb_version.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CPB_CFLAGS) -static -pthread -o $@ $(CPB_SRC) -lm

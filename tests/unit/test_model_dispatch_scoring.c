@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "../../model/cpu_config.h"
+#include "../../model/cpu_copies.h"
 #include "../../model/cpu_tier.h"
 #include "../../model/density.h"
 #include "../../model/score.h"

@@ -100,7 +100,7 @@ int cpb_job_open(cpb_job *j, const cpb_cfg *c, cpb_pool *pool, int workers)
         break;
     }
     j->k = cpb_div_make(c->pattern == PAT_DISTINCT_LINES ? c->addresses : c->bins);
-    j->copies = j->bin_bytes ? cpb_hist_copies(j->k.d, j->bin_bytes) : 1;
+    j->copies = j->bin_bytes ? cpu_hist_copies(j->k.d, j->bin_bytes) : 1;
     j->slot = alloc_lines((size_t)workers * sizeof *j->slot);
     j->priv = calloc((size_t)workers, sizeof *j->priv);
     if (!j->slot || !j->priv)
@@ -153,7 +153,7 @@ size_t cpb_job_bytes(const cpb_cfg *c, int workers)
     }
     if (bin_bytes) {
         uint32_t bins = c->pattern == PAT_DISTINCT_LINES ? c->addresses : c->bins;
-        bytes = (uint64_t)bins * bin_bytes * (1 + (uint64_t)workers * cpb_hist_copies(bins, bin_bytes));
+        bytes = (uint64_t)bins * bin_bytes * (1 + (uint64_t)workers * cpu_hist_copies(bins, bin_bytes));
     } else if (is_compaction(c->pattern)) {
         bytes = 2 * (uint64_t)c->n * sizeof(uint32_t); /* the output and the regions */
     } else if (c->pattern == PAT_STORE) {

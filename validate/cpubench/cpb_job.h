@@ -32,7 +32,7 @@ typedef struct cpb_job {
     uint32_t sel_thr, hot_thr;
     cpb_div k;           /* histograms: K; distinct-lines: P */
     unsigned bin_bytes;  /* 4, 2 or 1; 0: not a bins pattern */
-    unsigned copies;     /* private copies of the bins (cpb_hist_copies) */
+    unsigned copies;     /* private copies of the bins (cpu_hist_copies) */
     int workers;
     cpb_slot *slot;
     void **priv;         /* slot[w].priv, contiguous for the merge */

@@ -14,7 +14,7 @@ void cpb_slice(uint64_t n, int w, int W, uint64_t *lo, uint64_t *hi)
 
 uint64_t cpb_kjob_bins_words(uint32_t bins)
 {
-    return (uint64_t)cpb_hist_copies(bins, 4) * bins;
+    return (uint64_t)cpu_hist_copies(bins, 4) * bins;
 }
 
 void cpb_task_empty(int w, int W, void *v)
@@ -76,7 +76,7 @@ void cpb_task_hist(int w, int W, void *v)
     uint64_t lo, hi;
     cpb_task_zero(w, W, v);
     cpb_slice(j->n, w, W, &lo, &hi);
-    cpb_scan_hist32((uint32_t)lo, (uint32_t)(hi - lo), cpb_div_make(j->bins), 0, cpb_hist_copies(j->bins, 4),
+    cpb_scan_hist32((uint32_t)lo, (uint32_t)(hi - lo), cpb_div_make(j->bins), 0, cpu_hist_copies(j->bins, 4),
                     j->priv[w]);
     j->count[w * 8] = j->priv[w][0];
 }

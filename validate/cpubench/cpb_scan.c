@@ -128,12 +128,6 @@ static void bins_block(uint32_t lo, uint32_t m, cpb_div k, uint32_t hot_thr, uin
         bins_block_plain(lo, m, k, bin);
 }
 
-unsigned cpb_hist_copies(uint32_t bins, unsigned bytes_per_bin)
-{
-    uint64_t one = (uint64_t)bins * bytes_per_bin;
-    return one * 8 <= 16384 ? 8 : one * 4 <= 16384 ? 4 : 1;
-}
-
 /* One scan for each bin width; the copies are folded into the first at the
  * end (in the bins' own width, so the narrow ones wrap the same way). */
 #define HIST_SCAN(NAME, T, HOT)                                                                                     \

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "../../model/cpu_copies.h"
 #include "cpb_div.h"
 
 /* Selected elements (counter, counter-aggregated). */
@@ -28,8 +29,8 @@ void cpb_scan_bitmask(uint32_t wlo, uint32_t whi, uint32_t n, uint32_t thr, uint
  * let that many chains run at once.  8 while they fit in 16 KiB (half an
  * L1), else 4, else 1.  One thread, K = 1: 0.57 -> 0.37 (4) -> 0.34 (8) ns
  * an element here (AMD), 3.60 -> 1.28 -> 0.97 on the GPU host's Xeon;
- * from K = 16 on the copies neither help nor hurt much. */
-unsigned cpb_hist_copies(uint32_t bins, unsigned bytes_per_bin);
+ * from K = 16 on the copies neither help nor hurt much.  The rule is
+ * cpu_hist_copies (model/cpu_copies.h), which the CPU tier prices too. */
 
 /* Adds the slice to private bins of 32, 16 or 8 bits (the narrow ones wrap
  * as the GPU's sub-word fields do).  bins holds copies * K zeroed bins;
