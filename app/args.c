@@ -147,6 +147,12 @@ int cli_load_config(const cli_args *a, cfg_config *cfg, char err[CFG_ERR_MAX])
     return cli_load_config_except(a, NULL, cfg, err);
 }
 
+int cli_load_cpu(const char *path, cpu_config *cpu, char err[CFG_ERR_MAX])
+{
+    cpu_defaults(cpu);
+    return path && cpu_load(cpu, dd_find(path, DD_CONFIG), err) ? -1 : 0;
+}
+
 int cli_load_config_except(const cli_args *a, const char *skip, cfg_config *cfg, char err[CFG_ERR_MAX])
 {
     cfg_defaults(cfg);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "../model/config.h"
+#include "../model/cpu_config.h"
 #include "../model/params.h"
 #include "../model/stats.h"
 
@@ -56,6 +57,9 @@ int cli_common_opt(cli_args *a, int c, const char *arg, char err[CFG_ERR_MAX]);
 int cli_load_config(const cli_args *a, cfg_config *cfg, char err[CFG_ERR_MAX]);
 /* The same, leaving out an include of the file `skip` (calibrate's --out). */
 int cli_load_config_except(const cli_args *a, const char *skip, cfg_config *cfg, char err[CFG_ERR_MAX]);
+/* The CPU tier: the built-in typical host, or the --cpu file over it (a
+ * shipped one found by name, as --config is).  Returns 0 or -1 with err. */
+int cli_load_cpu(const char *path, cpu_config *cpu, char err[CFG_ERR_MAX]);
 
 /* Strict number parsing for flags: the whole text must be a number
  * (num_parse_u64 and num_parse_double of util/num.h). */

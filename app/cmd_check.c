@@ -72,8 +72,7 @@ int cmd_check(int argc, char **argv)
         cli_error("check", "%s", err);
         return 2;
     }
-    cpu_defaults(&cpu);
-    if (cpu_path && cpu_load(&cpu, cpu_path, err)) {
+    if (cli_load_cpu(cpu_path, &cpu, err)) {
         cli_error("check", "%s", err);
         return 2;
     }

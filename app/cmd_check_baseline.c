@@ -97,8 +97,7 @@ int cmd_check_baseline(int argc, char **argv)
         cli_error("check", "%s", err);
         return 2;
     }
-    cpu_defaults(&cpu);
-    if (cpu_path && cpu_load(&cpu, cpu_path, err)) {
+    if (cli_load_cpu(cpu_path, &cpu, err)) {
         cli_error("check", "%s", err);
         return 2;
     }

@@ -14,7 +14,6 @@
 #include "export_out.h"
 #include "opts.h"
 #include "sweep.h"
-#include "datadir.h"
 
 static void usage(FILE *f)
 {
@@ -119,8 +118,7 @@ int cmd_export(int argc, char **argv)
     }
     if (!isnan(x.max_events))
         cfg.sim.max_events = x.max_events; /* before anything hashes the config */
-    cpu_defaults(&cpu);
-    if (cpu_path && cpu_load(&cpu, dd_find(cpu_path, DD_CONFIG), err)) {
+    if (cli_load_cpu(cpu_path, &cpu, err)) {
         cli_error("export", "%s", err);
         return 2;
     }
