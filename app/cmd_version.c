@@ -5,24 +5,11 @@
  * whenever a key, bound, default, unit or source does. */
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "../model/config.h"
 #include "../util/version.h"
 #include "commands.h"
 #include "opts.h"
-
-/* __VERSION__ is "12.2.0" under gcc, which names no compiler. */
-static const char *compiler_family(void)
-{
-#if defined(__clang__)
-    return strstr(atom_build_compiler(), "lang") ? "" : "clang ";
-#elif defined(__GNUC__)
-    return "gcc ";
-#else
-    return "";
-#endif
-}
 
 static void usage(FILE *f)
 {
@@ -44,9 +31,7 @@ int cmd_version(int argc, char **argv)
         return rc;
     size_t rows;
     uint64_t h = cfg_options_hash(&rows);
-    printf("atomsim %s\n", atom_version());
-    printf("compiler: %s%s\n", compiler_family(), atom_build_compiler());
-    printf("flags: %s\n", atom_build_flags());
+    atom_print_version(stdout, "atomsim");
     printf("option_table: %016" PRIx64 " (%zu keys)\n", h, rows);
     return 0;
 }

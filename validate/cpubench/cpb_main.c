@@ -36,16 +36,8 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     int plan = 0;
-    if (argc == 2 && !strcmp(argv[1], "--version")) { /* which build, for a dataset's provenance */
-        printf("cpubench %s\ncompiler: %s%s\nflags: %s\n", atom_version(),
-#if defined(__GNUC__) && !defined(__clang__)
-               "gcc ",
-#else
-               "",
-#endif
-               atom_build_compiler(), atom_build_flags());
-        return ferror(stdout) || fflush(stdout) ? 1 : 0;
-    }
+    if (argc == 2 && !strcmp(argv[1], "--version")) /* which build, for a dataset's provenance */
+        return atom_print_version(stdout, "cpubench");
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) {
             usage(stdout);

@@ -433,14 +433,7 @@ int main(int argc, char **argv)
 
     if (argc == 2 && strcmp(argv[1], "--version") == 0) {
         /* which build: before any Vulkan call, so it works without a GPU */
-        printf("vkbench %s\ncompiler: %s%s\nflags: %s\n", atom_version(),
-#if defined(__GNUC__) && !defined(__clang__)
-               "gcc ",
-#else
-               "",
-#endif
-               atom_build_compiler(), atom_build_flags());
-        return ferror(stdout) || fflush(stdout) ? 1 : 0;
+        return atom_print_version(stdout, "vkbench");
     }
     vkb_sweep_init(&sw);
     rc = vkb_args_walk(argc - 1, argv + 1, &sw, main_flags, main_flag, &mo,
