@@ -55,7 +55,7 @@ static void histogram(const cpu_config *c, double n, double bins, double bytes_p
      * in L1 before it is needed and an update costs what one in L1 does at
      * any P; a histogram's bins are hashed, and the footprint sets their
      * level */
-    double fp = sequential ? bins * bytes_per_bin < c->l1_bytes ? bins * bytes_per_bin : c->l1_bytes : bins * bytes_per_bin;
+    double fp = sequential ? fmin(bins * bytes_per_bin, c->l1_bytes) : bins * bytes_per_bin;
     o->scan_us = e * (c->key_ns + cpu_update_ns(c, fp, p_same)) / 1e3;
     /* Each worker adds its copies into the first before the barrier
      * (cpb_scan.c's HIST_SCAN): (copies - 1) x K scalar adds of private,

@@ -373,12 +373,17 @@ static void subword_drain(const cfg_config *c, const mdl_subword *sw, double rou
 /* A word's race averaged over the spread of its contenders (mdl_cas_spread,
  * formulas_cas.c), blended into the race at their mean where the spread
  * fades: attempts a lane, and the race's attempts, ops and cycles. */
+static double spread_mix(const mdl_cas_spread *spread, double avg, double at_mean)
+{
+    return spread->share * avg + (1 - spread->share) * at_mean;
+}
+
 static double subword_attempts_per_lane(const mdl_cas_spread *spread, double per_word, double cap, double active)
 {
     double mean = mdl_cas_attempts_at(per_word, cap, active), avg = 0;
     for (int i = 0; i < spread->terms; i++)
         avg += spread->w[i] * mdl_cas_attempts_at(per_word, spread->k[i], active);
-    return (spread->share * avg + (1 - spread->share) * mean) / per_word;
+    return spread_mix(spread, avg, mean) / per_word;
 }
 
 static void subword_race(const cfg_config *c, const mdl_cas_spread *spread, double per_word, double cap, double m,
@@ -395,9 +400,9 @@ static void subword_race(const cfg_config *c, const mdl_cas_spread *spread, doub
         avg.ops += spread->w[i] * one.ops;
         avg.cycles += spread->w[i] * one.cycles;
     }
-    r->attempts = spread->share * avg.attempts + (1 - spread->share) * r->attempts;
-    r->ops = spread->share * avg.ops + (1 - spread->share) * r->ops;
-    r->cycles = spread->share * avg.cycles + (1 - spread->share) * r->cycles;
+    r->attempts = spread_mix(spread, avg.attempts, r->attempts);
+    r->ops = spread_mix(spread, avg.ops, r->ops);
+    r->cycles = spread_mix(spread, avg.cycles, r->cycles);
 }
 
 /* The rounds a warp's loop runs: until its last lane wins.  A lane wins at
@@ -425,7 +430,7 @@ static double subword_rounds(const cfg_config *c, const mdl_cas_spread *spread, 
             f += spread->w[i] * fmin(x, g[i]) / g[i];
         e += (1 - pow(f, L)) * dx;
     }
-    return spread->share * fmax(1, e) + (1 - spread->share) * mean;
+    return spread_mix(spread, fmax(1, e), mean);
 }
 
 /* Every thread updates one 8- or 16-bit bin: read the word, then a CAS loop
