@@ -62,6 +62,11 @@ int cmd_run(int argc, char **argv)
         cli_error("run", "%s", err);
         return rc;
     }
+    if (st.fast_forward_share > 0)
+        fprintf(stderr,
+                "atomsim run: note: %.1f%% of this run's compare-and-swaps were in workgroups skipped at a steady window's "
+                "rate to stay within sim.max_events (docs/simulator.md, \"Fast-forward\")\n",
+                100 * st.fast_forward_share);
     const char *engine = a.engine == CLI_ENGINE_SIM ? "sim" : "model";
     switch (a.format) {
     case CLI_FORMAT_CSV:

@@ -120,7 +120,7 @@ typedef struct cfg_smem {
 } cfg_smem;
 
 typedef struct cfg_sim {
-    double max_events;                /* budget: a run that needs more fails and names it */
+    double max_events;                /* budget: a run that needs more fails and names it (CAS patterns skip steady workgroups first: sim/fastfwd.c) */
     double max_memory_mb;             /* budget: a run estimated above it fails before allocating */
 } cfg_sim;
 

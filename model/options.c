@@ -109,7 +109,7 @@ static const cfg_option options[] = {
     { "smem", "access_latency_cycles", CFG_DOUBLE, OFF(smem.access_latency_cycles), 0, 1e5, "25", "cycles", CFG_SRC_ESTIMATE, NULL, "plain shared load or store" },
     { "smem", "loop_branch_cycles", CFG_DOUBLE, OFF(smem.loop_branch_cycles), 0, 1e4, "0", "cycles", CFG_SRC_MICROBENCH, NULL, "a loop over shared memory: each iteration's back-edge branch holds the warp this long, beyond its dependent ALU instructions (0: free)" },
 
-    { "sim", "max_events", CFG_DOUBLE, OFF(sim.max_events), 1, 1e15, "2e8", "events", CFG_SRC_SETTING, NULL, "event budget (about a minute on one core); a run needing more fails and names it" },
+    { "sim", "max_events", CFG_DOUBLE, OFF(sim.max_events), 1, 1e15, "2e8", "events", CFG_SRC_SETTING, NULL, "event budget (about a minute on one core); a run needing more fails and names it, except a compare-and-swap pattern over several waves, which skips its last workgroups at a steady window's rate to stay within three quarters of it (docs/simulator.md, Fast-forward)" },
     { "sim", "max_memory_mb", CFG_DOUBLE, OFF(sim.max_memory_mb), 1, 1e9, "4096", "MB", CFG_SRC_SETTING, NULL, "memory budget of one simulated run, in MB of 2^20 bytes: the simulator estimates what a run will hold (an upper bound) before allocating, and a run estimated above it fails and names it; enters no config hash (it changes no result)" },
 
     { "model", "seed_l2_base_latency_cycles", CFG_DOUBLE, OFF(model.seed_l2_base_latency_cycles), 0, 1e6, "200", "cycles", CFG_SRC_SETTING, NULL, "seed 000: uncontended global atomic round trip" },

@@ -39,6 +39,10 @@ typedef struct atom_stats {
     double stall_smem_cycles;
     double split_exit_warps;          /* warps that exited well before their workgroup's last (launch.split_exit_*) */
     double events;
+    /* not a column: the share of a simulated run's units (successful
+     * compare-and-swaps) in workgroups it skipped (sim/fastfwd.c), for the
+     * note `atomsim run` prints */
+    double fast_forward_share;
 } atom_stats;
 
 typedef struct atom_stat_column {

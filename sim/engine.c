@@ -100,6 +100,7 @@ static double estimate(const sim_engine *e, const sim_layout *lay)
                    sms * e->schedulers * sizeof(double) + sms * 2 * sizeof(double) +
                    ns * e->smem_words_alloc * sizeof(uint32_t) + (nw + ns + e->nslices) * sizeof(event);
     bytes += mem_estimate(&e->cfg, lay, e->nwarps, &allocs);
+    bytes += eng_ff_estimate(e, &allocs);
     switch (e->p.pattern) { /* sim_histogram_reference: one count a bin, during the check */
     case PAT_HISTOGRAM:
     case PAT_HISTOGRAM_SHARED:
@@ -193,6 +194,11 @@ int sim_engine_open(const cfg_config *cfg, const pat_params *p, sim_engine **out
         return rc;
     }
     e->cas_deferred = mem_cas_deferred(e->mem);
+    if (!eng_ff_open(e)) {
+        sim_engine_close(e);
+        snprintf(err, CFG_ERR_MAX, "out of memory for the fast-forward's counters");
+        return 2;
+    }
     *out = e;
     return 0;
 }
@@ -202,6 +208,7 @@ void sim_engine_close(sim_engine *e)
     if (!e)
         return;
     mem_close(e->mem);
+    eng_ff_close(e);
     free(e->slots);
     free(e->warps);
     free(e->warp_mem_done);
@@ -308,9 +315,11 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
     e->split_share = 0;
     e->end_warps = t0;
     e->end_mem = t0;
+    e->wg_end = e->wg_total;
+    eng_ff_start(e);
     /* first wave: workgroups spread across SMs before any SM gets a second */
-    for (int j = 0; j < e->wg_per_sm && e->next_wg < e->wg_total; j++)
-        for (int sm = 0; sm < e->sm_count && e->next_wg < e->wg_total; sm++)
+    for (int j = 0; j < e->wg_per_sm && e->next_wg < e->wg_end; j++)
+        for (int sm = 0; sm < e->sm_count && e->next_wg < e->wg_end; sm++)
             eng_launch_wg(e, sm * e->wg_per_sm + j, t0 - c->launch.dispatch_lead_cycles);
 
     while (e->heap_n) {
@@ -327,13 +336,15 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
                      e->budget);
             return 1;
         }
+        if (e->events >= e->ff_next_check) /* never, unless the pattern can be fast-forwarded */
+            eng_ff_checkpoint(e, ev.t);
         int w = (int)(uint32_t)ev.order;
         if (w >= e->slice_ev0) { /* a slice serves a waiting compare-and-swap */
             cas_served(e, w - e->slice_ev0, ev.t);
             continue;
         }
         if (w >= e->nwarps) { /* a slot is free: its next workgroup, if any is left */
-            if (e->next_wg < e->wg_total)
+            if (e->next_wg < e->wg_end)
                 eng_launch_wg(e, w - e->nwarps, ev.t);
             continue;
         }
@@ -439,7 +450,8 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
         warp_resume(e, w, ready, op->last);
     }
 
-    double cycles = e->end_warps > e->end_mem ? e->end_warps : e->end_mem;
+    double cycles = (e->end_warps > e->end_mem ? e->end_warps : e->end_mem) + e->ff_offset_cycles;
+    eng_ff_finish(e, &e->st);
     e->st.cycles = cycles;
     e->st.time_us = cycles / c->gpu.sm_clock_mhz;
     e->st.workgroups = (double)e->wg_total;

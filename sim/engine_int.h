@@ -5,7 +5,9 @@
  * in another:
  *   engine.c     open, close, the event loop, deferred compare-and-swaps
  *   workgroup.c  workgroups' launch, barriers and exits (split exits)
- *   smem.c       the SM's shared-memory unit */
+ *   smem.c       the SM's shared-memory unit
+ *   fastfwd.c    compare-and-swap runs past the event budget: steady
+ *                workgroups skipped */
 #ifndef ATOM_SIM_ENGINE_INT_H
 #define ATOM_SIM_ENGINE_INT_H
 
@@ -15,6 +17,9 @@
 
 #include "memsys.h"
 #include "pattern.h"
+
+/* fastfwd.c: the windows whose rates must agree before a skip */
+#define FF_RATES 3
 
 typedef struct event {
     double t;
@@ -38,6 +43,7 @@ struct sim_engine {
     mem_sys *mem;
     int sm_count, wg_per_sm, warps_per_wg, schedulers, smem_words_alloc;
     uint64_t wg_total, next_wg;
+    uint64_t wg_end;         /* launched up to here: wg_total less the workgroups a fast-forward skipped */
     int nslots, nwarps, nslices;
     int slice_ev0;           /* event id of slice 0's service: after the warps and the slots */
     int cas_deferred;        /* global atomics wait at the slices (mem_cas_deferred) */
@@ -67,6 +73,16 @@ struct sim_engine {
     double sender_linger;     /* a warp that sent a global write leaves no earlier than an uncontended round trip after */
     double end_warps, end_mem;
     double budget, events;
+    /* fast-forward (fastfwd.c): windows of ff_every events; ff_next_check
+     * is infinite for a run that cannot be fast-forwarded */
+    int ff_on, ff_windows, ff_nsnap;
+    double ff_next_check, ff_every;
+    double ff_t0, ff_units0, ff_events0; /* the window since the last checkpoint */
+    uint64_t ff_wg0;                     /* next_wg at the window's start */
+    double ff_rates[FF_RATES];           /* the last windows' cycles per unit, newest first */
+    double ff_cycles_per_unit;
+    double *ff_snap, *ff_now, *ff_per_unit, *ff_added; /* counters: the engine's, then the memory's */
+    double ff_offset_cycles, ff_units_skipped, ff_units_total;
     atom_stats st;
     sim_op op;
     char err[CFG_ERR_MAX];
@@ -130,6 +146,16 @@ void eng_warp_exit(sim_engine *e, int w, double t);
 void eng_barrier_arrive(sim_engine *e, int w, double t);
 /* smem.c: warp w's shared-memory op issued at t; returns when the warp may go on */
 double eng_smem_issue(sim_engine *e, int w, double t, sim_op *op);
+
+/* fastfwd.c: memory (estimate, open, close) and a run's start */
+double eng_ff_estimate(const sim_engine *e, int *allocs);
+int eng_ff_open(sim_engine *e);
+void eng_ff_close(sim_engine *e);
+void eng_ff_start(sim_engine *e);
+/* fastfwd.c: at every ff_every events; t is the event's time */
+void eng_ff_checkpoint(sim_engine *e, double t);
+/* fastfwd.c: the skipped workgroups' counters into the results */
+void eng_ff_finish(sim_engine *e, atom_stats *st);
 
 /* The L2 acknowledged one of warp w's global stores or atomics at `ack`:
  * with launch.retire_waits_for_acks its slot frees no earlier. */

@@ -342,3 +342,54 @@ void mem_view(const mem_sys *m, sim_memview *v)
         v->stores[b] = m->buf[b].stores;
     }
 }
+
+void mem_view_rw(mem_sys *m, sim_memrw *v)
+{
+    memset(v, 0, sizeof *v);
+    for (int b = 0; b < m->nbuf; b++) {
+        v->words[b] = m->buf[b].words;
+        v->stores[b] = m->buf[b].stores;
+    }
+}
+
+double mem_cas_successes(const mem_sys *m)
+{
+    return m->cas_attempts - m->cas_failures;
+}
+
+#define MEM_FF_TOTALS 7
+
+int mem_ff_count(const mem_sys *m)
+{
+    return MEM_FF_TOTALS + 2 * m->nslices;
+}
+
+void mem_ff_read(const mem_sys *m, double *v)
+{
+    v[0] = m->atomic_instructions;
+    v[1] = m->l2_requests;
+    v[2] = m->l2_ops;
+    v[3] = m->store_requests;
+    v[4] = m->misses;
+    v[5] = m->cas_attempts;
+    v[6] = m->cas_failures;
+    for (int s = 0; s < m->nslices; s++) {
+        v[MEM_FF_TOTALS + 2 * s] = m->slices[s].busy;
+        v[MEM_FF_TOTALS + 2 * s + 1] = m->slices[s].sojourn_sum;
+    }
+}
+
+void mem_ff_add(mem_sys *m, const double *dv, double k)
+{
+    m->atomic_instructions += dv[0] * k;
+    m->l2_requests += dv[1] * k;
+    m->l2_ops += dv[2] * k;
+    m->store_requests += dv[3] * k;
+    m->misses += dv[4] * k;
+    m->cas_attempts += dv[5] * k;
+    m->cas_failures += dv[6] * k;
+    for (int s = 0; s < m->nslices; s++) {
+        m->slices[s].busy += dv[MEM_FF_TOTALS + 2 * s] * k;
+        m->slices[s].sojourn_sum += dv[MEM_FF_TOTALS + 2 * s + 1] * k;
+    }
+}

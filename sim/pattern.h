@@ -101,6 +101,12 @@ typedef struct sim_memview {
     const uint8_t *stores[SIM_MAX_BUFFERS]; /* per-word store count, saturating at 255 */
 } sim_memview;
 
+/* The same buffers, writable: a fast-forward completes skipped threads. */
+typedef struct sim_memrw {
+    uint32_t *words[SIM_MAX_BUFFERS];
+    uint8_t *stores[SIM_MAX_BUFFERS];
+} sim_memrw;
+
 typedef struct sim_pattern {
     enum pat_id id;
     /* Declare buffers; return 0 or -1 with err set. */
@@ -111,6 +117,12 @@ typedef struct sim_pattern {
     void (*step)(const sim_ctx *c, sim_warp *w, sim_op *op);
     /* Verify the functional result; return 0 or -1 with err set. */
     int (*check)(const sim_ctx *c, const sim_memview *m, char err[CFG_ERR_MAX]);
+    /* Fast-forward (sim/fastfwd.c), for the patterns whose retry loops can
+     * outgrow the event budget; NULL elsewhere.  Completes `count` threads
+     * from `first` that never ran, as their loops would have, and returns
+     * their units (one lane's successful compare-and-swap each); with m
+     * NULL it only counts them. */
+    double (*ff_skip)(const sim_ctx *c, const sim_memrw *m, uint64_t first, uint64_t count);
 } sim_pattern;
 
 const sim_pattern *sim_pattern_get(enum pat_id id);

@@ -98,7 +98,7 @@ void eng_warp_exit(sim_engine *e, int w, double t)
         if (s->warps_left == 1)
             split_exits(e, slot, te);
     }
-    if (--s->warps_left == 0 && e->next_wg < e->wg_total) {
+    if (--s->warps_left == 0 && e->next_wg < e->wg_end) {
         /* H100, one workgroup per SM: a store adds about 190 cycles to a
          * workgroup's life and an atomic about 340, the round trip to L2,
          * though neither returns a value the warps wait for */

@@ -79,4 +79,24 @@ static int check(const sim_ctx *c, const sim_memview *m, char err[CFG_ERR_MAX])
     return pc_check_compacted(c, m->words[OUT], m->stores[OUT], m->words[HEAD][0], c->p->n, err);
 }
 
-const sim_pattern sim_pattern_cas_append = { PAT_CAS_APPEND, setup, pc_nop_start, step, check };
+/* Fast-forward (sim/fastfwd.c): each selected thread that never ran
+ * claims the next slot and writes its key there; one unit each. */
+static double ff_skip(const sim_ctx *c, const sim_memrw *m, uint64_t first, uint64_t count)
+{
+    double units = 0;
+    for (uint64_t t = first; t < first + count; t++) {
+        uint32_t k = pat_key((uint32_t)t);
+        if (!pat_selected(k, c->sel_threshold))
+            continue;
+        units++;
+        if (!m)
+            continue;
+        uint32_t slot = m->words[HEAD][0]++;
+        m->words[OUT][slot] = k;
+        if (m->stores[OUT][slot] < 255)
+            m->stores[OUT][slot]++;
+    }
+    return units;
+}
+
+const sim_pattern sim_pattern_cas_append = { PAT_CAS_APPEND, setup, pc_nop_start, step, check, ff_skip };

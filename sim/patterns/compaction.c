@@ -48,4 +48,4 @@ static int check(const sim_ctx *c, const sim_memview *m, char err[CFG_ERR_MAX])
     return pc_check_compacted(c, m->words[OUT], m->stores[OUT], m->words[HEAD][0], c->p->n, err);
 }
 
-const sim_pattern sim_pattern_compaction = { PAT_COMPACTION, setup, pc_nop_start, step, check };
+const sim_pattern sim_pattern_compaction = { PAT_COMPACTION, setup, pc_nop_start, step, check, NULL };

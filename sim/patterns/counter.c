@@ -40,4 +40,4 @@ static int check(const sim_ctx *c, const sim_memview *m, char err[CFG_ERR_MAX])
     return pc_check_count(c, m->words[COUNT], err);
 }
 
-const sim_pattern sim_pattern_counter = { PAT_COUNTER, setup, pc_nop_start, step, check };
+const sim_pattern sim_pattern_counter = { PAT_COUNTER, setup, pc_nop_start, step, check, NULL };

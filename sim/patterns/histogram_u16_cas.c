@@ -18,4 +18,9 @@ static int check(const sim_ctx *c, const sim_memview *m, char err[CFG_ERR_MAX])
     return sw_check(c, m, 16, err);
 }
 
-const sim_pattern sim_pattern_histogram_u16_cas = { PAT_HISTOGRAM_U16_CAS, setup, pc_nop_start, step, check };
+static double ff_skip(const sim_ctx *c, const sim_memrw *m, uint64_t first, uint64_t count)
+{
+    return sw_ff_skip(c, m, first, count, 16);
+}
+
+const sim_pattern sim_pattern_histogram_u16_cas = { PAT_HISTOGRAM_U16_CAS, setup, pc_nop_start, step, check, ff_skip };

@@ -64,4 +64,4 @@ static int check(const sim_ctx *c, const sim_memview *m, char err[CFG_ERR_MAX])
     return 0;
 }
 
-const sim_pattern sim_pattern_reduce = { PAT_REDUCE, setup, pc_nop_start, step, check };
+const sim_pattern sim_pattern_reduce = { PAT_REDUCE, setup, pc_nop_start, step, check, NULL };

@@ -84,6 +84,19 @@ static inline void sw_step(const sim_ctx *c, sim_warp *w, sim_op *op, unsigned b
     sim_op_exit(op);
 }
 
+/* Fast-forward (sim/fastfwd.c): threads that never ran add one to their
+ * bins, as their loops would have; one unit each. */
+static inline double sw_ff_skip(const sim_ctx *c, const sim_memrw *m, uint64_t first, uint64_t count, unsigned bits)
+{
+    uint32_t per = 32u / bits, field = (1u << bits) - 1;
+    for (uint64_t t = first; m && t < first + count; t++) {
+        uint32_t b = pat_bin(pat_key((uint32_t)t), c->p->bins, 0), sh = (b % per) * bits;
+        uint32_t *wd = &m->words[SW_WORDS][b / per];
+        *wd = (*wd & ~(field << sh)) | (((((*wd >> sh) & field) + 1) & field) << sh);
+    }
+    return (double)count;
+}
+
 static inline int sw_check(const sim_ctx *c, const sim_memview *m, unsigned bits, char err[CFG_ERR_MAX])
 {
     uint32_t per = 32u / bits, field = (1u << bits) - 1;
