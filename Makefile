@@ -101,6 +101,7 @@ bench: $(B)/atomsim $(B)/bench/lookup_bench
 	@bash bench/sim_limits_bench.sh $(B)/atomsim
 	@ATOMSIM=$(B)/atomsim bash bench/model_bench.sh
 	@ATOMSIM=$(B)/atomsim bash bench/sweep_bench.sh
+	@bash bench/sim_cas_bench.sh $(B)/atomsim
 
 # Every measured row against the simulator (about 10 minutes on 2 cores).
 validate-full: $(B)/atomsim
