@@ -20,6 +20,7 @@
 #include "engine_int.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,20 +36,24 @@
 #define FF_STEADY 0.05
 
 /* The engine's counters a skipped unit adds to, before the memory's. */
-#define FF_ENG 9
+static const size_t eng_counters[] = {
+    offsetof(atom_stats, warp_instructions),   offsetof(atom_stats, smem_atomic_instructions),
+    offsetof(atom_stats, smem_conflict_cycles), offsetof(atom_stats, stall_issue_cycles),
+    offsetof(atom_stats, stall_memory_cycles),  offsetof(atom_stats, stall_backpressure_cycles),
+    offsetof(atom_stats, stall_barrier_cycles), offsetof(atom_stats, stall_smem_cycles),
+    offsetof(atom_stats, split_exit_warps),
+};
+#define FF_ENG (int)(sizeof eng_counters / sizeof eng_counters[0])
 
-static void counters(const sim_engine *e, double *v)
+static double *eng_counter(atom_stats *st, int i)
 {
-    const atom_stats *s = &e->st;
-    v[0] = s->warp_instructions;
-    v[1] = s->smem_atomic_instructions;
-    v[2] = s->smem_conflict_cycles;
-    v[3] = s->stall_issue_cycles;
-    v[4] = s->stall_memory_cycles;
-    v[5] = s->stall_backpressure_cycles;
-    v[6] = s->stall_barrier_cycles;
-    v[7] = s->stall_smem_cycles;
-    v[8] = s->split_exit_warps;
+    return (double *)(void *)((char *)st + eng_counters[i]);
+}
+
+static void counters(sim_engine *e, double *v)
+{
+    for (int i = 0; i < FF_ENG; i++)
+        v[i] = *eng_counter(&e->st, i);
     mem_ff_read(e->mem, v + FF_ENG);
 }
 
@@ -57,7 +62,7 @@ double eng_ff_estimate(const sim_engine *e, int *allocs)
     if (!e->pat->ff_skip)
         return 0;
     *allocs += 1;
-    return 4 * (FF_ENG + 7 + 2.0 * e->nslices) * sizeof(double);
+    return 4.0 * (FF_ENG + mem_ff_count(e->nslices)) * sizeof(double);
 }
 
 int eng_ff_open(sim_engine *e)
@@ -67,7 +72,7 @@ int eng_ff_open(sim_engine *e)
     e->ff_on = e->pat->ff_skip && !e->cas_deferred;
     if (!e->ff_on)
         return 1;
-    e->ff_nsnap = FF_ENG + mem_ff_count(e->mem);
+    e->ff_nsnap = FF_ENG + mem_ff_count(e->nslices);
     e->ff_snap = calloc(4 * (size_t)e->ff_nsnap, sizeof(double));
     if (!e->ff_snap)
         return 0;
@@ -188,15 +193,8 @@ void eng_ff_finish(sim_engine *e, atom_stats *st)
     if (!e->ff_on || e->wg_end == e->wg_total)
         return;
     const double *a = e->ff_added;
-    st->warp_instructions += a[0];
-    st->smem_atomic_instructions += a[1];
-    st->smem_conflict_cycles += a[2];
-    st->stall_issue_cycles += a[3];
-    st->stall_memory_cycles += a[4];
-    st->stall_backpressure_cycles += a[5];
-    st->stall_barrier_cycles += a[6];
-    st->stall_smem_cycles += a[7];
-    st->split_exit_warps += a[8];
+    for (int i = 0; i < FF_ENG; i++)
+        *eng_counter(st, i) += a[i];
     mem_ff_add(e->mem, a + FF_ENG, 1);
     st->fast_forward_share = e->ff_units_total > 0 ? e->ff_units_skipped / e->ff_units_total : 0;
 }

@@ -357,22 +357,25 @@ double mem_cas_successes(const mem_sys *m)
     return m->cas_attempts - m->cas_failures;
 }
 
+/* The memory's totals a fast-forward reads and adds to, then each
+ * slice's busy and sojourn cycles. */
+static double *ff_total(mem_sys *m, int i)
+{
+    double *const totals[] = { &m->atomic_instructions, &m->l2_requests, &m->l2_ops, &m->store_requests,
+                               &m->misses,              &m->cas_attempts, &m->cas_failures };
+    return totals[i];
+}
 #define MEM_FF_TOTALS 7
 
-int mem_ff_count(const mem_sys *m)
+int mem_ff_count(int nslices)
 {
-    return MEM_FF_TOTALS + 2 * m->nslices;
+    return MEM_FF_TOTALS + 2 * nslices;
 }
 
 void mem_ff_read(const mem_sys *m, double *v)
 {
-    v[0] = m->atomic_instructions;
-    v[1] = m->l2_requests;
-    v[2] = m->l2_ops;
-    v[3] = m->store_requests;
-    v[4] = m->misses;
-    v[5] = m->cas_attempts;
-    v[6] = m->cas_failures;
+    for (int i = 0; i < MEM_FF_TOTALS; i++)
+        v[i] = *ff_total((mem_sys *)m, i);
     for (int s = 0; s < m->nslices; s++) {
         v[MEM_FF_TOTALS + 2 * s] = m->slices[s].busy;
         v[MEM_FF_TOTALS + 2 * s + 1] = m->slices[s].sojourn_sum;
@@ -381,13 +384,8 @@ void mem_ff_read(const mem_sys *m, double *v)
 
 void mem_ff_add(mem_sys *m, const double *dv, double k)
 {
-    m->atomic_instructions += dv[0] * k;
-    m->l2_requests += dv[1] * k;
-    m->l2_ops += dv[2] * k;
-    m->store_requests += dv[3] * k;
-    m->misses += dv[4] * k;
-    m->cas_attempts += dv[5] * k;
-    m->cas_failures += dv[6] * k;
+    for (int i = 0; i < MEM_FF_TOTALS; i++)
+        *ff_total(m, i) += dv[i] * k;
     for (int s = 0; s < m->nslices; s++) {
         m->slices[s].busy += dv[MEM_FF_TOTALS + 2 * s] * k;
         m->slices[s].sojourn_sum += dv[MEM_FF_TOTALS + 2 * s + 1] * k;

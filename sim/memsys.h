@@ -64,11 +64,11 @@ void mem_view(const mem_sys *m, sim_memview *v);
 
 /* Fast-forward (the engine's fastfwd.c): the buffers for writing skipped
  * threads' results, the compare-and-swaps that succeeded so far, and the
- * counters a skipped stretch adds, as one vector of mem_ff_count doubles
- * (the totals, then each slice's busy and queue-sojourn cycles). */
+ * counters a skipped stretch adds, as one vector of mem_ff_count(slices)
+ * doubles (the totals, then each slice's busy and queue-sojourn cycles). */
 void mem_view_rw(mem_sys *m, sim_memrw *v);
 double mem_cas_successes(const mem_sys *m);
-int mem_ff_count(const mem_sys *m);
+int mem_ff_count(int nslices);
 void mem_ff_read(const mem_sys *m, double *v);
 void mem_ff_add(mem_sys *m, const double *dv, double k);
 
