@@ -21,7 +21,8 @@ static void usage(FILE *f)
                "                      [--format json|csv|c-header] [--output FILE] [--only PATTERN[,...]]\n"
                "                      [--residuals validate/data/GPU.csv ...]\n"
                "                      [--engine model|sim] [-j N] [--shard K/N] [--max-events N]\n"
-               "                      [--sim-max-n N] [--sim-wg LIST] [--sim-smem LIST] [--count] [--list]\n"
+               "                      [--sim-max-n N] [--sim-wg LIST] [--sim-smem LIST] [--anchor LIST|none]\n"
+               "                      [--count] [--list]\n"
                "                      [--no-progress] [--reuse-config FILE --reuse PART ...]\n"
                "       atomsim export --merge PART... (the same arguments as the parts, without --shard)\n"
                "writes, for every pattern, the GPU's kernel time over a grid of n (2^10..2^26), workgroup size\n"
@@ -37,6 +38,9 @@ static void usage(FILE *f)
                "a workgroup size in --sim-wg (default 64,256,1024) and shared memory in --sim-smem (default\n"
                "0,32768), on -j N worker processes (default: online CPUs); the model fills the rest and every\n"
                "cell the simulator cannot finish within sim.max_events (--max-events N); cells.source says which.\n"
+               "--anchor LIST (default: the compare-and-swap patterns, whose model departs from the simulator;\n"
+               "none: no pattern): their model cells take the model's time x simulator / model at the nearest\n"
+               "simulator cell (source a; docs/dispatch.md, section 6).\n"
                "--shard K/N runs the K-th of N blocks of those cells and writes a part (CSV); --merge PART...\n"
                "makes the table from every part, the same bytes as one unsharded run.  --count prints the\n"
                "number of simulator cells (of the shard), --list writes them as a sweep --points file.\n"
@@ -53,6 +57,19 @@ static int parse_only(void *ctx, const opt_spec *s, const char *list, char err[C
 {
     (void)s;
     return pat_parse_list(list, "--only", NULL, NULL, ctx, err, CFG_ERR_MAX) ? -1 : 0;
+}
+
+/* --anchor LIST|none -> a pattern mask */
+static int parse_anchor(void *ctx, const opt_spec *s, const char *list, char err[CFG_ERR_MAX])
+{
+    unsigned *mask = ctx;
+    (void)s;
+    if (!strcmp(list, "none")) {
+        *mask = 0;
+        return 0;
+    }
+    *mask = 0;
+    return pat_parse_list(list, "--anchor", NULL, NULL, mask, err, CFG_ERR_MAX) ? -1 : 0;
 }
 
 /* --shard K/N, --sim-wg LIST, --sim-smem LIST */
@@ -97,6 +114,7 @@ int cmd_export(int argc, char **argv)
         OPT_UINT("sim-max-n", &x.scope.max_n, 0, INFINITY, .given = sim),
         OPT_CALL("sim-wg", 1, parse_sim, &x, .given = sim),
         OPT_CALL("sim-smem", 1, parse_sim, &x, .given = sim),
+        OPT_CALL("anchor", 1, parse_anchor, &x.anchor, .given = sim),
         OPT_FLAG("count", &x.count_only, .given = sim),
         OPT_FLAG("list", &x.list, .given = sim),
         OPT_STRING("reuse-config", &x.reuse_config, .given = sim),

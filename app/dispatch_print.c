@@ -22,7 +22,10 @@ static const char *band_text(const tbl_answer *a, char *buf, size_t len)
 
 static const char *source_name(char s)
 {
-    return s == 's' ? "simulator" : s == 'x' ? "simulator and model" : "model";
+    /* one word each: the CSV and JSON answers carry it too; 'a' is the
+     * model scaled to its nearest simulator cell, 'x' grid points around
+     * the query of different sources (docs/dispatch.md) */
+    return s == 's' ? "simulator" : s == 'a' ? "anchored" : s == 'x' ? "mixed" : "model";
 }
 
 void dpr_text(FILE *f, const tbl_table *t, const tbl_answer *a)

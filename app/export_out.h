@@ -28,6 +28,7 @@ typedef struct xo_args {
     const char *reuse_config;           /* --reuse-config: the parts' config */
     const char *reuse[XR_MAX_REUSE];    /* --reuse: its parts */
     int nreuse;
+    unsigned anchor;                    /* --anchor: a pattern mask (default: the compare-and-swap patterns) */
 } xo_args;
 
 void xo_args_init(xo_args *x);

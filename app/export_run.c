@@ -85,7 +85,7 @@ int xr_sim(const cfg_config *cfg, const cpu_config *cpu, const xr_request *r, xr
         o->quiet = !*err;
         return r->merge ? 2 : 1;
     }
-    if (r->mode == XR_TABLE && xs_table(&o->plan, &o->table, err))
+    if (r->mode == XR_TABLE && xs_table(&o->plan, r->anchor, &o->table, err))
         return 1;
     return 0;
 }
@@ -108,9 +108,9 @@ void xr_cost_of(const xr_outcome *o, const exp_table *t, xr_cost *c)
     }
     for (int k = 0; t && k < t->pattern_count; k++)
         for (size_t i = 0; i < t->patterns[k].cell_count; i++) {
-            if (t->patterns[k].cells[i].source == EXP_SOURCE_SIM)
-                c->cells_sim++;
-            else
-                c->cells_model++;
+            enum exp_source s = t->patterns[k].cells[i].source;
+            c->cells_sim += s == EXP_SOURCE_SIM;
+            c->cells_model += s != EXP_SOURCE_SIM;
+            c->cells_anchored += s == EXP_SOURCE_ANCHORED;
         }
 }

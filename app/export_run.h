@@ -39,6 +39,7 @@ typedef struct xr_request {
     const char *reuse_config;         /* --reuse-config: the config the reuse parts were made from */
     const char *const *reuse;         /* --reuse: its parts */
     int nreuse;
+    unsigned anchor;                  /* patterns whose model cells take their anchor's ratio (XR_TABLE) */
     int jobs, progress;
 } xr_request;
 
@@ -69,7 +70,7 @@ double xr_now(void);
 typedef struct xr_cost {
     size_t runs, over_budget, reused;
     double cpu_s;
-    size_t cells_sim, cells_model;
+    size_t cells_sim, cells_model, cells_anchored; /* anchored: model cells scaled to the simulator */
 } xr_cost;
 
 void xr_cost_of(const xr_outcome *o, const exp_table *t, xr_cost *c);

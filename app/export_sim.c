@@ -290,7 +290,7 @@ int xs_plan_build(const cfg_config *gpu, const cpu_config *cpu, const xs_scope *
         return -1;
     }
     w->plan = out;
-    exp_options o = { s->only, collect, w, 0 };
+    exp_options o = { s->only, collect, w, 0, 0 };
     exp_table *t;
     int rc = exp_build(gpu, cpu, &o, &t, err);
     free(w);
@@ -309,7 +309,7 @@ void xs_plan_free(xs_plan *p)
     p->count = 0;
 }
 
-int xs_table(const xs_plan *p, exp_table **out, char err[CFG_ERR_MAX])
+int xs_table(const xs_plan *p, unsigned anchor, exp_table **out, char err[CFG_ERR_MAX])
 {
     xs_walk *w = calloc(1, sizeof *w);
     if (!w) {
@@ -317,7 +317,7 @@ int xs_table(const xs_plan *p, exp_table **out, char err[CFG_ERR_MAX])
         return -1;
     }
     w->plan = (xs_plan *)p; /* fill only reads it */
-    exp_options o = { p->scope.only, fill, w, 0 };
+    exp_options o = { p->scope.only, fill, w, 0, anchor };
     int rc = exp_build(&p->gpu, &p->cpu, &o, out, err);
     if (!rc && w->cursor != p->count) {
         snprintf(err, CFG_ERR_MAX, "the table used %zu of %zu simulator cells", w->cursor, p->count);

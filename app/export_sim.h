@@ -70,8 +70,10 @@ void xs_plan_free(xs_plan *p);
  * failed (err is empty: the pool said why on stderr). */
 int xs_run(xs_plan *p, size_t begin, size_t end, int jobs, int progress, char err[CFG_ERR_MAX]);
 
-/* The table; every cell of the plan must have run.  0, or -1 with err. */
-int xs_table(const xs_plan *p, exp_table **out, char err[CFG_ERR_MAX]);
+/* The table; every cell of the plan must have run.  The model cells of the
+ * patterns in mask `anchor` take simulator / model at their anchor
+ * (exp_anchor_pattern).  0, or -1 with err. */
+int xs_table(const xs_plan *p, unsigned anchor, exp_table **out, char err[CFG_ERR_MAX]);
 
 /* "histogram n=1024 wg=64 smem_per_wg=0 bins=4 hot=0", for messages. */
 void xs_cell_describe(const pat_params *p, char *buf, size_t len);

@@ -301,7 +301,7 @@ static int build_pattern(const exp_table *t, const exp_options *o, enum pat_id i
             if (exp_wgs_per_sm(gpu, &below) == exp_wgs_per_sm(gpu, &p)) {
                 c->gpu_us = ep->cells[i - smem_stride].gpu_us;
                 c->source = ep->cells[i - smem_stride].source;
-                goto decide;
+                continue;
             }
         }
         if (fn(o ? o->gpu_ctx : NULL, gpu, &p, &c->gpu_us, &c->source, why) || !isfinite(c->gpu_us)) {
@@ -310,7 +310,13 @@ static int build_pattern(const exp_table *t, const exp_options *o, enum pat_id i
             return -1;
         }
         c->gpu_us = round6(c->gpu_us);
-    decide:;
+    }
+    size_t anchored;
+    if (o && (o->anchor & (1u << id)) && exp_anchor_pattern(gpu, ep, &anchored, err))
+        return -1;
+    for (size_t i = 0; i < ep->cell_count; i++) {
+        exp_cell *c = &ep->cells[i];
+        point_of(ep, i, 0, &p);
         const exp_host_cell *hc = &ep->host_cells[exp_host_index(ep, i)];
         dsp_density d = { 0 };
         d.fraction = hc->density_fraction;

@@ -29,7 +29,7 @@
 #include "score.h"
 
 #define EXP_SCHEMA_NAME "atomsim-cost-table"
-#define EXP_SCHEMA_VERSION 2
+#define EXP_SCHEMA_VERSION 3
 #define EXP_MAX_AXES 5
 #define EXP_MAX_VALUES 32
 
@@ -63,8 +63,10 @@ typedef struct exp_axis {
     double values[EXP_MAX_VALUES];
 } exp_axis;
 
-/* Where a cell's GPU time came from. */
-enum exp_source { EXP_SOURCE_MODEL, EXP_SOURCE_SIM };
+/* Where a cell's GPU time came from: the model, the simulator, or the
+ * model scaled by simulator / model at the nearest simulator cell
+ * (export_anchor.c). */
+enum exp_source { EXP_SOURCE_MODEL, EXP_SOURCE_SIM, EXP_SOURCE_ANCHORED };
 
 /* One cell of a pattern's full grid (every axis). */
 typedef struct exp_cell {
@@ -113,6 +115,8 @@ typedef struct exp_options {
     void *gpu_ctx;
     int every_cell;                   /* 1: run gpu_fn at every cell, even where shared memory holds as many
                                          workgroups an SM as the grid point below (same time) */
+    unsigned anchor;                  /* mask of (1 << pat_id): patterns whose model cells take
+                                         simulator / model at their anchor (exp_anchor_pattern) */
 } exp_options;
 
 typedef struct exp_table {
@@ -138,6 +142,12 @@ int exp_wgs_per_sm(const cfg_config *gpu, const pat_params *p);
 /* The analytical model's GPU time for one grid point (an exp_gpu_fn). */
 int exp_model_gpu(void *ctx, const cfg_config *gpu, const pat_params *p, double *gpu_us, enum exp_source *src,
                   char err[CFG_ERR_MAX]);
+
+/* Scales every model cell of ep by simulator / model at its anchor, the
+ * nearest simulator cell (export_anchor.c says which), and marks it
+ * EXP_SOURCE_ANCHORED; a pattern without simulator cells is left as it is.
+ * *anchored counts the cells scaled.  0, or -1 with err. */
+int exp_anchor_pattern(const cfg_config *gpu, exp_pattern *ep, size_t *anchored, char err[CFG_ERR_MAX]);
 
 /* Both sides' predictions at one point, decided by the config's policy
  * (no table, no interpolation): what `check` and the tests compare with. */

@@ -110,7 +110,13 @@ static char reason_code(enum dsp_reason r)
 
 static char source_code(enum exp_source s)
 {
-    return s == EXP_SOURCE_SIM ? 's' : 'm';
+    return s == EXP_SOURCE_SIM ? 's' : s == EXP_SOURCE_ANCHORED ? 'a' : 'm';
+}
+
+/* The CSV's source column. */
+static const char *source_word(enum exp_source s)
+{
+    return s == EXP_SOURCE_SIM ? "sim" : s == EXP_SOURCE_ANCHORED ? "anchored" : "model";
 }
 
 enum code_field { C_SOURCE, C_DECISION, C_SEED_DECISION, C_SEED_REASON, C_COUNT };
@@ -221,7 +227,7 @@ static void write_json(const exp_table *t, FILE *f)
           "\"smem_per_wg\": \"bytes\", \"wg\": \"threads\"},\n",
           f);
     fputs("  \"layout\": \"cells are row-major over axes, the last axis fastest; host_cells likewise over the axes that "
-          "are not gpu_only; one letter a cell in source (m model, s simulator), decision and seed_decision (g gpu, "
+          "are not gpu_only; one letter a cell in source (m model, s simulator, a model scaled to the nearest simulator cell), decision and seed_decision (g gpu, "
           "c cpu) and seed_reason (g gpu_faster, c cpu_faster, d density, x cas)\",\n",
           f);
     fputs("  \"gpu\": {\n    \"name\": ", f);
@@ -308,7 +314,7 @@ static void write_csv(const exp_table *t, FILE *f)
             fprintf(f, "%s,", pat_name(p.pattern));
             pat_csv_write(f, PAT_CSV_SHARED_FIRST, &p, 0);
             fprintf(f, ",%s,%s,%s,%s,%s,%s,%s,%s\n", g, v[H_CPU], v[H_DENSITY], v[H_FRACTION],
-                    c->source == EXP_SOURCE_SIM ? "sim" : "model", dsp_target_name(c->decision), dsp_target_name(c->seed_decision), dsp_reason_name(c->seed_reason));
+                    source_word(c->source), dsp_target_name(c->decision), dsp_target_name(c->seed_decision), dsp_reason_name(c->seed_reason));
         }
     }
 }
@@ -364,6 +370,7 @@ static void write_c_header(const exp_table *t, FILE *f)
         "#define ATOMSIM_DATA_ON_BOTH 2\n",
         "#define ATOMSIM_SOURCE_MODEL 'm'\n",
         "#define ATOMSIM_SOURCE_SIM 's'\n",
+        "#define ATOMSIM_SOURCE_ANCHORED 'a'\n",
         "#define ATOMSIM_SOURCE_MIXED 'x'\n",
     };
     static const char *const types_src[] = {
@@ -555,7 +562,8 @@ static void write_c_header(const exp_table *t, FILE *f)
         "                                             const int *idx, const double *w, int *src, const char *codes,\n",
         "                                             int times)\n",
         "{\n",
-        "    int ax[ATOMSIM_CT_MAX_AXES], d = 0, c, k, ncorner, seen_m = 0, seen_s = 0, positive = 1, on_grid = 1;\n",
+        "    int ax[ATOMSIM_CT_MAX_AXES], d = 0, c, k, ncorner, positive = 1, on_grid = 1;\n",
+        "    char seen = 0, mixed = 0;\n",
         "    double corner[1 << ATOMSIM_CT_MAX_AXES];\n",
         "    for (k = 0; k < tp->axis_count; k++)\n",
         "        if (use & (1u << k))\n",
@@ -571,12 +579,12 @@ static void write_c_header(const exp_table *t, FILE *f)
         "        corner[c] = field[off];\n",
         "        positive &= corner[c] > 0;\n",
         "        if (codes && atomsim_ct_weighs_(c, d, ax, w)) {\n",
-        "            seen_m |= codes[off] == 'm';\n",
-        "            seen_s |= codes[off] == 's';\n",
+        "            mixed |= seen && codes[off] != seen;\n",
+        "            seen = codes[off];\n",
         "        }\n",
         "    }\n",
         "    if (src)\n",
-        "        *src = seen_m && seen_s ? ATOMSIM_SOURCE_MIXED : seen_s ? ATOMSIM_SOURCE_SIM : ATOMSIM_SOURCE_MODEL;\n",
+        "        *src = mixed ? ATOMSIM_SOURCE_MIXED : seen ? seen : ATOMSIM_SOURCE_MODEL;\n",
         "    for (k = 0; k < d; k++)\n",
         "        on_grid &= w[ax[k]] == 0 || w[ax[k]] == 1;\n",
         "    if (times && positive && !on_grid) {\n",

@@ -251,8 +251,8 @@ static int load_pattern(tbl_table *t, const cJSON *p, char err[CFG_ERR_MAX])
     tp->uses_cas = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "uses_cas"));
     if (!(tp->gpu_us = number_array(cJSON_GetObjectItemCaseSensitive(cells, "gpu_us"), tp->cells, 0)))
         return fail(err, nm, "cells.gpu_us is not one non-negative number a cell");
-    if (!(tp->source = code_string(cJSON_GetObjectItemCaseSensitive(cells, "source"), tp->cells, "ms")))
-        return fail(err, nm, "cells.source is not one letter (m or s) a cell");
+    if (!(tp->source = code_string(cJSON_GetObjectItemCaseSensitive(cells, "source"), tp->cells, "msa")))
+        return fail(err, nm, "cells.source is not one letter (m, s or a) a cell");
     static const char *const fields[H_FIELDS] = { "cpu_us", "density_fraction" };
     for (int f = 0; f < H_FIELDS; f++)
         if (!(tp->host[f] = number_array(cJSON_GetObjectItemCaseSensitive(host, fields[f]), tp->host_cells, 0)))
@@ -616,7 +616,8 @@ static double interpolate(const tbl_pattern *tp, const double *field, unsigned u
             ax[d++] = a;
     double corner[1 << EXP_MAX_AXES];
     size_t off[1 << EXP_MAX_AXES], base = 0, stride = 1, step[EXP_MAX_AXES];
-    int ncorner = 1 << d, seen_m = 0, seen_s = 0, positive = 1;
+    int ncorner = 1 << d, positive = 1;
+    char seen = 0, mixed = 0;
     /* corner c takes the upper neighbour on axis ax[k] when its bit d-1-k
      * is set: offsets by doubling, one add a corner */
     for (int k = d - 1; k >= 0; k--) {
@@ -632,12 +633,12 @@ static double interpolate(const tbl_pattern *tp, const double *field, unsigned u
         corner[c] = field[off[c]];
         positive &= corner[c] > 0;
         if (codes && weighs(c, d, ax, w)) {
-            seen_m |= codes[off[c]] == 'm';
-            seen_s |= codes[off[c]] == 's';
+            mixed |= seen && codes[off[c]] != seen;
+            seen = codes[off[c]];
         }
     }
     if (src)
-        *src = seen_m && seen_s ? 'x' : seen_s ? 's' : 'm';
+        *src = mixed ? 'x' : seen ? seen : 'm';
     int on_grid = 1;
     for (int k = 0; k < d; k++)
         on_grid &= w[ax[k]] == 0 || w[ax[k]] == 1;

@@ -55,7 +55,7 @@ typedef struct tbl_answer {
     dsp_decision d;                   /* both rules' verdicts and the one in force */
     enum dsp_rule rule;
     enum dsp_data_on data_on;
-    char source;                      /* 'm' model, 's' simulator, 'x' a mix of both among the corners */
+    char source;                      /* 'm' model, 's' simulator, 'a' model scaled to the simulator, 'x' a mix among the corners */
     int extrapolated;                 /* some axis was outside the grid */
 } tbl_answer;
 

@@ -41,8 +41,8 @@ check_eval "the compaction's GPU cost is the CLI's" \
 "$R" "$tmp/none.json" >"$tmp/out" 2>"$tmp/err"
 check_eval "a missing table: exit 1, one line naming it" \
     "[ \$? -eq 1 ] && [ \$(wc -l <$tmp/err) -eq 1 ] && grep -q 'route: .*none.json: cannot open' $tmp/err"
-sed 's/"schema_version": 2/"schema_version": 1/' "$T" >"$tmp/v1.json"
-"$R" "$tmp/v1.json" >"$tmp/out" 2>"$tmp/err"
-check_eval "a table of schema version 1: exit 1, says to export again" \
-    "[ \$? -eq 1 ] && grep -q 'schema version 1; libatomsim .* reads version 2 only (export the table again' $tmp/err"
+sed 's/"schema_version": 3/"schema_version": 2/' "$T" >"$tmp/v2.json"
+"$R" "$tmp/v2.json" >"$tmp/out" 2>"$tmp/err"
+check_eval "a table of schema version 2: exit 1, says to export again" \
+    "[ \$? -eq 1 ] && grep -q 'schema version 2; libatomsim .* reads version 3 only (export the table again' $tmp/err"
 finish c_api_example

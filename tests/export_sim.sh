@@ -43,7 +43,7 @@ S=(--engine sim "${C[@]}" --only counter,histogram-shared --sim-max-n 2^14 --sim
 "$A" export "${S[@]}" -j 1 --output "$tmp/j1.json" 2>"$tmp/j1.err"
 check "export --engine sim -j 1 exits 0" "[ \$? -eq 0 ] && [ -s $tmp/j1.json ]"
 check "the cost report: CPU-seconds, core-hours, cells by engine" \
-    "grep -Eq '^atomsim export: [0-9]+ simulator runs .*[0-9.]+ CPU-seconds, [0-9.]+ core-hours.*table cells: [0-9]+ from the simulator, [0-9]+ from the model$' $tmp/j1.err"
+    "grep -Eq '^atomsim export: [0-9]+ simulator runs .*[0-9.]+ CPU-seconds, [0-9.]+ core-hours.*table cells: [0-9]+ from the simulator, [0-9]+ from the model \([0-9]+ of them scaled to their anchor\)$' $tmp/j1.err"
 check "no progress line when stderr is not a terminal" "[ \$(wc -l <$tmp/j1.err) -eq 1 ] && ! grep -q \$'\\r' $tmp/j1.err"
 "$A" export "${S[@]}" -j 2 --output "$tmp/j2.json" 2>/dev/null
 check "-j 1 and -j 2 give byte-identical tables" "cmp -s $tmp/j1.json $tmp/j2.json"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # model_export_dispatch.sh - `atomsim export` and `atomsim dispatch` end to
-# end on schema version 2: tables in every format, byte-identical for
+# end on schema version 3: tables in every format, byte-identical for
 # identical input, no raw NaN/Infinity, the config and its hash embedded,
 # one row per cell, wg and smem_per_wg axes, CPU columns over the axes the
 # CPU sees; dispatch answers from the table alone by the cost rule (the
@@ -45,7 +45,7 @@ cfg=${C:+--config $C}
 "$A" export $cfg >"$tmp/a.json" 2>"$tmp/err"; check "export json exits 0, quiet" "[ \$? -eq 0 ] && [ ! -s $tmp/err ]"
 "$A" export $cfg --output "$tmp/b.json"
 check "export json is byte-identical for identical input" "cmp -s $tmp/a.json $tmp/b.json"
-check "json has the schema name and version 2" "grep -q '\"schema\": \"atomsim-cost-table\"' $tmp/a.json && grep -q '\"schema_version\": 2,' $tmp/a.json"
+check "json has the schema name and version 3" "grep -q '\"schema\": \"atomsim-cost-table\"' $tmp/a.json && grep -q '\"schema_version\": 3,' $tmp/a.json"
 check "json embeds the config and its hash" "grep -q '\"config_hash\": \"[0-9a-f]\{16\}\"' $tmp/a.json && grep -q '\"sm_clock_mhz\"' $tmp/a.json"
 check "json holds no raw NaN or Infinity" "! grep -Eiq '(nan|inf)[,\]]|infinity' $tmp/a.json"
 check "json carries the dispatch policy" "grep -q '\"dispatch\": {\"rule\": \"cost\", \"data_on\": \"gpu\", \"host_launch_us\": ' $tmp/a.json && grep -q '\"seed\": {\"density_penalty_start\": 0.05, \"density_inhibit\": 0.1, \"inhibit_cas\": true}' $tmp/a.json"
@@ -58,7 +58,7 @@ if [ $have_py = 1 ]; then
     # then, when jsonschema is importable, the schema on the whole table and
     # on two tables it must refuse; one result line per check
     "$A" export $cfg --only counter >"$tmp/small.json"
-    sed 's/"schema_version": 2/"schema_version": 1/' "$tmp/small.json" >"$tmp/small-v1.json"
+    sed 's/"schema_version": 3/"schema_version": 2/' "$tmp/small.json" >"$tmp/small-v1.json"
     sed 's/"seed_reason": "\([gcdx]\)/"seed_reason": "z/' "$tmp/small.json" >"$tmp/small-code.json"
     cat >"$tmp/check_table.py" <<'EOF'
 import json, sys
@@ -66,7 +66,7 @@ from math import prod
 table, schema, good, *refused = sys.argv[1:]
 t = json.load(open(table))
 def layout():
-    assert t["schema_version"] == 2
+    assert t["schema_version"] == 3
     for k in ("schema", "generator", "units", "layout", "gpu", "cpu", "dispatch", "patterns"):
         assert k in t, k
     for p in t["patterns"]:
@@ -131,14 +131,14 @@ csv_only=compaction,histogram-shared,distinct-lines,reduce
 check "csv is byte-identical and has its header" "cmp -s $tmp/c1.csv $tmp/c2.csv && grep -q '^pattern,n,wg,smem_per_wg,selectivity,bins,hot,addresses,gpu_us,cpu_us,density,density_fraction,source,decision,seed_decision,seed_reason$' $tmp/a.csv"
 check "csv has no '#' lines (it loads with pandas' and R's defaults)" "! grep -q '^#' $tmp/a.csv"
 "$A" export $cfg --format csv --only reduce --output "$tmp/m.csv"
-check "csv's sidecar carries schema version, config hash and the seed threshold" "python3 -c 'import json,sys; m = json.load(open(sys.argv[1])); assert m[\"table_schema_version\"] == 2 and len(m[\"gpu_config_hash\"]) == 16 and m[\"density_inhibit\"] == 0.1 and m[\"rule\"] == \"cost\" and m[\"version\"], m' $tmp/m.csv.meta.json"
+check "csv's sidecar carries schema version, config hash and the seed threshold" "python3 -c 'import json,sys; m = json.load(open(sys.argv[1])); assert m[\"table_schema_version\"] == 3 and len(m[\"gpu_config_hash\"]) == 16 and m[\"density_inhibit\"] == 0.1 and m[\"rule\"] == \"cost\" and m[\"version\"], m' $tmp/m.csv.meta.json"
 rows=$(wc -l <"$tmp/a.csv")
 cells=$(grep -o '"pattern": "[a-z0-9-]*"\|"cell_count": [0-9]*' "$tmp/a.json" | tr -d '"' |
     awk -v only=",$csv_only," '$1 == "pattern:" { want = index(only, "," $2 ",") > 0 } $1 == "cell_count:" && want { s += $2 } END { print s + 0 }')
 check "csv has a header and one row per cell of the JSON ($cells)" "[ $rows -eq $((cells + 1)) ] && [ $cells -gt 50000 ]"
 check "csv rows have 16 fields and known codes" "awk -F, '!/^#/ && !/^pattern,/ && !(NF == 16 && \$13 ~ /^(model|sim)\$/ && \$14 ~ /^(gpu|cpu)\$/ && \$15 ~ /^(gpu|cpu)\$/ && \$16 ~ /^(gpu_faster|cpu_faster|density|cas)\$/) { bad++ } END { exit bad > 0 }' $tmp/a.csv"
 "$A" export $cfg --format c-header --only reduce,counter >"$tmp/t.h"
-check "c-header declares the schema version" "grep -q 'ATOMSIM_COST_TABLE_SCHEMA_VERSION 2' $tmp/t.h"
+check "c-header declares the schema version" "grep -q 'ATOMSIM_COST_TABLE_SCHEMA_VERSION 3' $tmp/t.h"
 if command -v "${CC:-cc}" >/dev/null; then
     printf '#include "t.h"\nint main(void){return (atomsim_reduce_decision[0] == %sg%s ? 0 : 1) + (int)atomsim_reduce_axis_wg[0] * 0 + (int)ATOMSIM_reduce_HOST_CELLS * 0;}\n' "'" "'" >"$tmp/use.c"
     check "c-header compiles" "${CC:-cc} -std=c11 -Wall -Werror -Wno-unused-const-variable -c -o $tmp/use.o $tmp/use.c"
@@ -264,8 +264,8 @@ t0=$(date +%s)
 expect "dispatch: /dev/zero as table" 2 "not a regular file" timeout 10 "$A" dispatch --table /dev/zero --pattern counter
 check "dispatch: /dev/zero is refused at once" "[ \$(( \$(date +%s) - t0 )) -le 2 ]"
 "$A" export $cfg --only counter,store >"$tmp/some.json"
-sed 's/"schema_version": 2/"schema_version": 1/' "$tmp/some.json" >"$tmp/v1.json"
-expect "dispatch: schema version 1" 2 "schema version 1" "$A" dispatch --table "$tmp/v1.json" --pattern counter
+sed 's/"schema_version": 3/"schema_version": 2/' "$tmp/some.json" >"$tmp/v1.json"
+expect "dispatch: schema version 2" 2 "schema version 2" "$A" dispatch --table "$tmp/v1.json" --pattern counter
 expect "dispatch: a pattern the table lacks" 2 "no pattern 'histogram'" "$A" dispatch --table "$tmp/some.json" --pattern histogram --n 1000000 --bins 4
 if [ $have_py = 1 ]; then
     "$A" export $cfg --only counter >"$tmp/one.json"

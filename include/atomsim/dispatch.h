@@ -60,9 +60,9 @@ extern "C" {
 #endif
 
 #define ATOMSIM_VERSION_MAJOR 1
-#define ATOMSIM_VERSION_MINOR 0
+#define ATOMSIM_VERSION_MINOR 1
 #define ATOMSIM_VERSION_NUMBER (ATOMSIM_VERSION_MAJOR * 1000 + ATOMSIM_VERSION_MINOR)
-#define ATOMSIM_TABLE_SCHEMA_VERSION 2
+#define ATOMSIM_TABLE_SCHEMA_VERSION 3
 
 /* Return codes. */
 #define ATOMSIM_OK 0
@@ -114,7 +114,8 @@ extern "C" {
 /* Where a GPU time came from. */
 #define ATOMSIM_SOURCE_MODEL 'm'
 #define ATOMSIM_SOURCE_SIM 's'
-#define ATOMSIM_SOURCE_MIXED 'x'    /* the grid corners mix both */
+#define ATOMSIM_SOURCE_ANCHORED 'a' /* the model scaled by simulator / model at the nearest simulator cell */
+#define ATOMSIM_SOURCE_MIXED 'x'    /* the grid corners mix sources */
 
 typedef struct atomsim_table atomsim_table;
 

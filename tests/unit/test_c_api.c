@@ -142,17 +142,18 @@ static void test_open_failures(void **state)
 
     /* the same table, one schema version back */
     char *text = read_table(&len);
-    char *v = strstr(text, "\"schema_version\": 2");
+    char *v = strstr(text, "\"schema_version\": 3");
     assert_non_null(v);
-    v[strlen("\"schema_version\": ")] = '1';
-    snprintf(path, sizeof path, "%s/v1.json", dir);
+    v[strlen("\"schema_version\": ")] = '2';
+    snprintf(path, sizeof path, "%s/v2.json", dir);
     write_file(path, text, len);
-    expect_open(path, ATOMSIM_ESCHEMA, "schema version 1; libatomsim");
-    expect_open(path, ATOMSIM_ESCHEMA, "reads version 2 only (export the table again");
+    expect_open(path, ATOMSIM_ESCHEMA, "schema version 2; libatomsim");
+    expect_open(path, ATOMSIM_ESCHEMA, "reads version 3 only (export the table again");
 
     /* the right version, a broken layout: a cell count that does not match */
-    v = strstr(text, "\"schema_version\": 1");
-    v[strlen("\"schema_version\": ")] = '2';
+    v = strstr(text, "\"schema_version\": 2");
+    assert_non_null(v);
+    v[strlen("\"schema_version\": ")] = '3';
     char *cells = strstr(text, "\"gpu_us\": [");
     assert_non_null(cells);
     cells += strlen("\"gpu_us\": [");

@@ -347,7 +347,7 @@ static int run_checks(const atomsim_table *t)
 
 static const char *source_name(int s)
 {
-    return s == 's' ? "simulator" : s == 'x' ? "simulator and model" : "model";
+    return s == 's' ? "simulator" : s == 'a' ? "anchored" : s == 'x' ? "mixed" : "model";
 }
 
 /* A query as a `dispatch --batch` row, and this library's answer in the

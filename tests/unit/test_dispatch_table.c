@@ -1,4 +1,4 @@
-/* test_dispatch_table.c - cost tables (schema version 2) end to end in
+/* test_dispatch_table.c - cost tables (schema version 3) end to end in
  * memory: export is deterministic and writes no NaN or infinity; a table
  * written as JSON and loaded back answers every grid cell with exactly the
  * costs and verdicts export wrote; the cost and seed rules, the data
@@ -129,10 +129,10 @@ static void test_export_is_deterministic_and_finite(void **state)
             assert_null(strstr(a, "inf"));
         } else if (f == EXP_CSV_META) {
             assert_non_null(strstr(a, "\n  \"density_inhibit\": 0.1,\n"));
-            assert_non_null(strstr(a, "\n  \"table_schema_version\": 2,\n"));
+            assert_non_null(strstr(a, "\n  \"table_schema_version\": 3,\n"));
             assert_non_null(strstr(a, "\n  \"version\": \""));
         } else if (f == EXP_C_HEADER)
-            assert_non_null(strstr(a, "ATOMSIM_COST_TABLE_SCHEMA_VERSION 2"));
+            assert_non_null(strstr(a, "ATOMSIM_COST_TABLE_SCHEMA_VERSION 3"));
         free(a);
         free(b);
     }
@@ -143,7 +143,7 @@ static void test_export_is_deterministic_and_finite(void **state)
     assert_null(strstr(a, "NaN"));
     assert_null(strstr(a, "inf"));
     assert_null(strstr(a, "Infinity"));
-    assert_non_null(strstr(a, "\"schema_version\": 2,"));
+    assert_non_null(strstr(a, "\"schema_version\": 3,"));
     assert_non_null(strstr(a, "\"config_hash\""));
     assert_non_null(strstr(a, "\"dispatch\": {\"rule\": \"cost\", \"data_on\": \"gpu\""));
     assert_non_null(strstr(a, "\"seed_reason\": \""));
@@ -689,11 +689,11 @@ static void test_load_rejects_malformed_tables(void **state)
     bad = replace_first(good, "\"source\": \"m", "\"source\": \"q");
     refused(path, bad, "source");
     free(bad);
-    bad = replace_first(good, "\"schema_version\": 2", "\"schema_version\": 1");
-    refused(path, bad, "schema version 1");
+    bad = replace_first(good, "\"schema_version\": 3", "\"schema_version\": 2");
+    refused(path, bad, "schema version 2");
     free(bad);
-    bad = replace_first(good, "\"schema_version\": 2", "\"schema_version\": 3");
-    refused(path, bad, "schema version 3");
+    bad = replace_first(good, "\"schema_version\": 3", "\"schema_version\": 4");
+    refused(path, bad, "schema version 4");
     free(bad);
     /* the policy object (the config dump above it spells "rule": "cost","data_on") */
     bad = replace_first(good, "{\"rule\": \"cost\", \"data_on\": \"gpu\"", "{\"rule\": \"fastest\", \"data_on\": \"gpu\"");
