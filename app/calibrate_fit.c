@@ -114,6 +114,7 @@ int calfit_run(const calfit_request *r)
     o.jobs = r->jobs;
     o.max_evals = r->max_evals;
     o.engine = cli_sim_engine;
+    o.model_engine = cli_model_engine;
     o.log = r->quiet ? NULL : stdout;
     cfg0 = cfg;
     fit_budget b = { .quiet = r->quiet };

@@ -315,8 +315,13 @@ static int returning_only(const char *section, const char *key)
     return 0;
 }
 
-/* Every key where the two configs differ must be occupancy-only,
- * shared-only or returning-only; *smem_differs and *ret_differs say
+/* The [model] keys are the analytical model's own: the simulator never
+ * reads them (tests/link_independence.sh), so no cell's time depends on
+ * them and every cell carries over. */
+static int model_only(const char *section) { return !strcmp(section, "model"); }
+
+/* Every key where the two configs differ must be model-only,
+ * occupancy-only, shared-only or returning-only; *smem_differs and *ret_differs say
  * whether a shared-only or a returning-only one does. */
 static int reusable_config(const cfg_config *now, const cfg_config *old, int *smem_differs, int *ret_differs,
                            char err[CFG_ERR_MAX])
@@ -328,7 +333,7 @@ static int reusable_config(const cfg_config *now, const cfg_config *old, int *sm
         char a[256], b[256];
         cfg_format(now, &o[i], a, sizeof a);
         cfg_format(old, &o[i], b, sizeof b);
-        if (!strcmp(a, b) || occupancy_only(o[i].section, o[i].key))
+        if (!strcmp(a, b) || occupancy_only(o[i].section, o[i].key) || model_only(o[i].section))
             continue;
         if (shared_only(o[i].section)) {
             *smem_differs = 1;

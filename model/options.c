@@ -114,8 +114,8 @@ static const cfg_option options[] = {
 
     { "model", "seed_l2_base_latency_cycles", CFG_DOUBLE, OFF(model.seed_l2_base_latency_cycles), 0, 1e6, "200", "cycles", CFG_SRC_SETTING, NULL, "seed 000: uncontended global atomic round trip" },
     { "model", "seed_dram_latency_cycles", CFG_DOUBLE, OFF(model.seed_dram_latency_cycles), 0, 1e6, "200", "cycles", CFG_SRC_SETTING, NULL, "seed 001: DRAM access latency (one RMW = 2x)" },
-    { "model", "cas_merged_lane_cycles", CFG_DOUBLE, OFF(model.cas_merged_lane_cycles), 0, 1e4, "0", "cycles", CFG_SRC_HAND, NULL, "the model's l2.merged_lane_cycles for CAS races (0: use l2.merged_lane_cycles)" },
-    { "model", "cas_request_cycles", CFG_DOUBLE, OFF(model.cas_request_cycles), 0, 1e4, "0", "cycles", CFG_SRC_HAND, NULL, "the model's cost of one CAS request in a race, before its merged lanes (0: the L2 keys' chain)" },
+    { "model", "cas_merged_lane_cycles", CFG_DOUBLE, OFF(model.cas_merged_lane_cycles), 0, 1e4, "0", "cycles", CFG_SRC_CALIBRATE, NULL, "the model's l2.merged_lane_cycles for CAS races (0: use l2.merged_lane_cycles)" },
+    { "model", "cas_request_cycles", CFG_DOUBLE, OFF(model.cas_request_cycles), 0, 1e4, "0", "cycles", CFG_SRC_CALIBRATE, NULL, "the model's cost of one CAS request in a race, before its merged lanes (0: the L2 keys' chain)" },
 
     { "dispatch", "density_penalty_start", CFG_DOUBLE, OFF(dispatch.density_penalty_start), 0, 1, "0.05", "fraction", CFG_SRC_SETTING, NULL, "contention density (of thread capacity) where the penalty starts" },
     { "dispatch", "density_inhibit", CFG_DOUBLE, OFF(dispatch.density_inhibit), 0, 1, "0.10", "fraction", CFG_SRC_SETTING, NULL, "density above which the GPU is inhibited (-inf)" },

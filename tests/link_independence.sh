@@ -71,6 +71,10 @@ if [ -z "$hits" ]; then ok "sim/ sources include nothing from validate/ or app/"
 
 # the simulator reads the shared-memory capacity only through cfg_wg_per_sm,
 # which export --reuse relies on (app/export_part.c's occupancy_only_keys)
+# export --reuse carries every cell across a change of the [model] keys
+# (app/export_part.c's model_only): the simulator must never read them
+hits=$(grep -nE '(->|\.)model\.' sim/*.c sim/*.h sim/patterns/*.c sim/patterns/*.h)
+if [ -z "$hits" ]; then ok "sim/ reads no key of the config's [model] section"; else bad "sim/ reads a [model] key:"; echo "$hits" | sed 's/^/       /'; fi
 hits=$(grep -nE 'smem_per_sm_bytes|smem_reserved_per_wg_bytes' sim/*.c sim/*.h sim/patterns/*.c sim/patterns/*.h)
 if [ -z "$hits" ]; then ok "sim/ reads the shared-memory capacity only through cfg_wg_per_sm"; else bad "sim/ reads an occupancy-only key directly:"; echo "$hits" | sed 's/^/       /'; fi
 

@@ -19,6 +19,7 @@ void cal_options_default(cal_options *o)
     o->max_evals = 14;
     o->span = 2.5;
     o->engine = NULL;
+    o->model_engine = NULL;
     o->log = NULL;
 }
 
@@ -296,6 +297,11 @@ out:
 int cal_fit_stage(cfg_config *cfg, const cal_stage *st, const cfg_option *const *opts, int nopts, const val_dataset *d,
                   const unsigned char *fit_mask, const cal_options *o, cal_stage_result *res, char err[CFG_ERR_MAX])
 {
+    /* a stage of the model's own keys predicts with the model */
+    cal_options mine = *o;
+    if (st->model)
+        mine.engine = o->model_engine;
+    o = &mine;
     memset(res, 0, sizeof *res);
     res->stage = st;
     res->nkeys = nopts;

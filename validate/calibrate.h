@@ -31,6 +31,7 @@ typedef struct cal_stage {
     cal_row_filter filter;
     const int *candidates;                   /* integer keys: values to try, ending at -1 */
     double min_events;                       /* the stage's event budget per row, when above --max-events */
+    int model;                               /* 1: the keys are the model's own, fitted with the model */
 } cal_stage;
 
 /* The stage table, in the order the stages run. */
@@ -40,7 +41,8 @@ typedef struct cal_options {
     int jobs;                  /* worker processes per evaluation */
     int max_evals;             /* per stage */
     double span;               /* line search bracket: [x/span, x*span] */
-    val_engine_fn engine;
+    val_engine_fn engine;      /* the simulator: every stage but the model's */
+    val_engine_fn model_engine; /* the analytical model: stages with cal_stage.model */
     FILE *log;                 /* progress lines, or NULL */
 } cal_options;
 

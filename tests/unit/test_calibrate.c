@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../model/model.h"
 #include "../../sim/engine.h"
 #include "../../validate/calibrate.h"
 #include "../../validate/split.h"
@@ -81,7 +82,7 @@ static void options(cal_options *o)
 static void fit_one(cfg_config *cfg, const char *name, const int *cand, int max_evals, const val_dataset *d,
                     cal_stage_result *r)
 {
-    cal_stage st = { "test", { name }, "all", all_rows, cand, 0 };
+    cal_stage st = { "test", { name }, "all", all_rows, cand, 0, 0 };
     const cfg_option *k[] = { key(name) };
     cal_options o;
     options(&o);
@@ -186,7 +187,7 @@ static void simplex_two_keys(void **state)
     base_config(&cfg);
     cfg.launch.kernel_overhead_cycles = 4000;
     cfg.l2.same_address_cycles = 2.0;
-    cal_stage st = { "test", { "launch.kernel_overhead_cycles", "l2.same_address_cycles" }, "all", all_rows, NULL, 0 };
+    cal_stage st = { "test", { "launch.kernel_overhead_cycles", "l2.same_address_cycles" }, "all", all_rows, NULL, 0, 0 };
     const cfg_option *k[] = { key("launch.kernel_overhead_cycles"), key("l2.same_address_cycles") };
     cal_options o;
     options(&o);
@@ -267,7 +268,7 @@ static void stage_budget_raises_the_runs(void **state)
         base_config(&cfg);
         cfg.sim.max_events = 100;
         cfg.l2.same_address_cycles = 1.5;
-        cal_stage st = { "test", { "l2.same_address_cycles" }, "all", all_rows, NULL, raise ? 1e6 : 0 };
+        cal_stage st = { "test", { "l2.same_address_cycles" }, "all", all_rows, NULL, raise ? 1e6 : 0, 0 };
         int rc = cal_fit_stage(&cfg, &st, k, 1, &d, NULL, &o, &r, err);
         assert_true(cfg.sim.max_events == 100);
         if (!raise) {
@@ -283,13 +284,66 @@ static void stage_budget_raises_the_runs(void **state)
     free(d.rows);
 }
 
+/* A stage of the model's own keys predicts with the model, never the
+ * simulator: model.cas_merged_lane_cycles = 0.6 behind cas-append races
+ * the model priced, recovered from 0.3 while the simulator's engine
+ * would fail every row. */
+static int no_sim(const cfg_config *cfg, const pat_params *p, atom_stats *st, char e[CFG_ERR_MAX])
+{
+    (void)cfg;
+    (void)p;
+    (void)st;
+    snprintf(e, CFG_ERR_MAX, "the simulator was called for a model stage");
+    return -1;
+}
+
+static void model_stage_uses_the_model(void **state)
+{
+    (void)state;
+    cfg_config truth, cfg;
+    base_config(&truth);
+    truth.coalesce.merge_cas = 1; /* the lane price counts only for merged lanes */
+    truth.model.cas_request_cycles = 0.72;
+    truth.model.cas_merged_lane_cycles = 0.6;
+    pat_params ps[] = { row(PAT_CAS_APPEND, 1 << 12, 1, 1), row(PAT_CAS_APPEND, 1 << 14, 1, 1),
+                        row(PAT_CAS_APPEND, 1 << 16, 1, 1) };
+    val_dataset d;
+    memset(&d, 0, sizeof d);
+    d.rows = calloc(3, sizeof *d.rows);
+    assert_non_null(d.rows);
+    d.count = 3;
+    for (size_t i = 0; i < 3; i++) {
+        atom_stats st;
+        d.rows[i].params = ps[i];
+        assert_int_equal(mdl_predict(&truth, &ps[i], &st, err), 0);
+        d.rows[i].time_us_median = d.rows[i].time_us_min = d.rows[i].time_us_max = st.time_us;
+        d.rows[i].line = (int)i + 1;
+    }
+    base_config(&cfg);
+    cfg.coalesce.merge_cas = 1;
+    cfg.model.cas_request_cycles = 0.72;
+    cfg.model.cas_merged_lane_cycles = 0.3;
+    cal_stage st = { "model_test", { "model.cas_merged_lane_cycles" }, "all", all_rows, NULL, 0, 1 };
+    const cfg_option *k[] = { key("model.cas_merged_lane_cycles") };
+    cal_options o;
+    options(&o);
+    o.engine = no_sim;
+    o.model_engine = mdl_predict;
+    cal_stage_result r;
+    if (cal_fit_stage(&cfg, &st, k, 1, &d, NULL, &o, &r, err))
+        fail_msg("%s", err);
+    assert_int_equal(r.rows, 3);
+    assert_true(fabs(cfg.model.cas_merged_lane_cycles - 0.6) < 0.03);
+    free(d.rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stage_budget_raises_the_runs),
         cmocka_unit_test(recovers_real_key),   cmocka_unit_test(recovers_integer_key),
         cmocka_unit_test(keeps_start_when_best), cmocka_unit_test(ignores_gains_below_noise),
-        cmocka_unit_test(simplex_two_keys),
+        cmocka_unit_test(simplex_two_keys), cmocka_unit_test(model_stage_uses_the_model),
         cmocka_unit_test(key_lookup_refusals), cmocka_unit_test(split_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
