@@ -65,11 +65,9 @@ static int parse_anchor(void *ctx, const opt_spec *s, const char *list, char err
 {
     unsigned *mask = ctx;
     (void)s;
-    if (!strcmp(list, "none")) {
-        *mask = 0;
-        return 0;
-    }
     *mask = 0;
+    if (!strcmp(list, "none"))
+        return 0;
     return pat_parse_list(list, "--anchor", NULL, NULL, mask, err, CFG_ERR_MAX) ? -1 : 0;
 }
 

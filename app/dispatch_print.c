@@ -28,6 +28,15 @@ static const char *source_name(char s)
     return s == 's' ? "simulator" : s == 'a' ? "anchored" : s == 'x' ? "mixed" : "model";
 }
 
+/* The same in a sentence of the text answer. */
+static const char *source_phrase(char s)
+{
+    return s == 's'   ? "the simulator"
+           : s == 'a' ? "the model scaled to the nearest simulator cells"
+           : s == 'x' ? "grid points of different sources"
+                      : "the model";
+}
+
 void dpr_text(FILE *f, const tbl_table *t, const tbl_answer *a)
 {
     char band[200];
@@ -44,8 +53,8 @@ void dpr_text(FILE *f, const tbl_table *t, const tbl_answer *a)
            a->data_on == DSP_DATA_ON_GPU    ? " (the CPU tier fetches the input over PCIe)"
            : a->data_on == DSP_DATA_ON_HOST ? " (the GPU fetches the input and returns its result over PCIe)"
                                             : " (resident on each side: nothing moves)");
-    fprintf(f, "  gpu: %s (config %s, hash %s); kernel %.6g us from the %s, host launch %.6g us, PCIe %.6g GB/s\n",
-           tbl_gpu_name(t), tbl_gpu_config_path(t), tbl_config_hash(t), a->gpu_kernel_us, source_name(a->source),
+    fprintf(f, "  gpu: %s (config %s, hash %s); kernel %.6g us from %s, host launch %.6g us, PCIe %.6g GB/s\n",
+           tbl_gpu_name(t), tbl_gpu_config_path(t), tbl_config_hash(t), a->gpu_kernel_us, source_phrase(a->source),
            pol->host_launch_us, pol->pcie_bandwidth_gbps);
     fprintf(f, "  trust: %s\n", tbl_gpu_trust(t));
     fprintf(f, "  cpu: %s; compute %.6g us\n", tbl_cpu_name(t), a->cpu_compute_us);

@@ -174,7 +174,7 @@ int xo_check(xo_args *sa, int argc, char **argv, int first)
     if (sa->merge)
         sa->sim = 1;
     if (!sa->sim && sa->sim_flags) {
-        cli_error("export", "-j, --shard, --max-events, --sim-*, --count, --list and --reuse* need --engine sim");
+        cli_error("export", "-j, --shard, --max-events, --sim-*, --anchor, --count, --list and --reuse* need --engine sim");
         return 2;
     }
     if (sa->merge && (sa->shard_given || sa->count_only || sa->list)) {

@@ -5,7 +5,7 @@
  *   xs_plan p;
  *   xs_plan_build(&gpu, &cpu, &scope, &p, err);     the simulator's cells, in table order
  *   xs_run(&p, begin, end, jobs, progress, err);   runs cells [begin, end)
- *   xs_table(&p, &t, err);                         every cell run (or merged in): the table
+ *   xs_table(&p, anchor, &t, err);                 every cell run (or merged in): the table
  *   xs_plan_free(&p);
  *
  * A cell is the simulator's when its pattern is in scope.only (0: every

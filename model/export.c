@@ -172,7 +172,7 @@ int exp_model_gpu(void *ctx, const cfg_config *gpu, const pat_params *p, double 
 /* Six significant digits, the precision the writers print: the cells
  * decide on the numbers a reader of the table will see, so a lookup at a
  * grid point reproduces the cell's verdicts even at a threshold. */
-static double round6(double v)
+double exp_round6(double v)
 {
     char buf[40];
     snprintf(buf, sizeof buf, "%.6g", v);
@@ -190,9 +190,9 @@ static int host_cell_of(const cfg_config *gpu, const cpu_config *cpu, const pat_
         snprintf(err, CFG_ERR_MAX, "no density for pattern %s", pat_name(p->pattern));
         return -1;
     }
-    out->cpu_us = round6(cc.us);
-    out->density = round6(d.density);
-    out->density_fraction = round6(d.fraction);
+    out->cpu_us = exp_round6(cc.us);
+    out->density = exp_round6(d.density);
+    out->density_fraction = exp_round6(d.fraction);
     if (!isfinite(out->cpu_us) || !isfinite(out->density)) {
         snprintf(err, CFG_ERR_MAX, "%s n=%llu: a CPU prediction is not finite", pat_name(p->pattern),
                  (unsigned long long)p->n);
@@ -309,7 +309,7 @@ static int build_pattern(const exp_table *t, const exp_options *o, enum pat_id i
                      isfinite(c->gpu_us) ? why : "the GPU prediction is not finite");
             return -1;
         }
-        c->gpu_us = round6(c->gpu_us);
+        c->gpu_us = exp_round6(c->gpu_us);
     }
     size_t anchored;
     if (o && (o->anchor & (1u << id)) && exp_anchor_pattern(gpu, ep, &anchored, err))

@@ -165,6 +165,9 @@ int exp_write(const exp_table *t, enum exp_format f, FILE *out, char err[CFG_ERR
  * integer in exponent form written out in full (the baseline uses it too,
  * so that it holds the numbers a reader of the table sees). */
 void exp_format_value(char *buf, size_t len, double v);
+/* v at the six significant digits every cell holds (a cell's verdicts are
+ * decided on the number a reader of the table sees). */
+double exp_round6(double v);
 void exp_free(exp_table *t);
 
 #endif

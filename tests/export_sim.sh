@@ -215,4 +215,18 @@ else
     echo "note: python3 is not installed; the cells' sources are not checked"
 fi
 
+# --anchor: the compare-and-swap patterns' model cells take their anchors'
+# ratio by default ('a'), none under --anchor none, and the flag needs the
+# simulator
+K=(--engine sim "${C[@]}" --only cas-append --sim-max-n 2^12 --sim-wg 64 --sim-smem 0 --max-events 2e6 --no-progress -j 2)
+"$A" export "${K[@]}" --format csv >"$tmp/anch.csv" 2>/dev/null
+"$A" export "${K[@]}" --anchor none --format csv >"$tmp/none.csv" 2>/dev/null
+check "--anchor: the default anchors cas-append's model cells, keeping the simulator's" \
+    "grep -q ',anchored,' $tmp/anch.csv && grep -q ',sim,' $tmp/anch.csv && ! grep -q ',model,' $tmp/anch.csv"
+check "--anchor none: model cells stay the model's" "! grep -q ',anchored,' $tmp/none.csv && grep -q ',model,' $tmp/none.csv"
+check "--anchor: the simulator's cells are the same either way" \
+    "[ \"\$(grep -c ',sim,' $tmp/anch.csv)\" = \"\$(grep -c ',sim,' $tmp/none.csv)\" ]"
+expect "--anchor without --engine sim" "need --engine sim" "$A" export "${C[@]}" --anchor none
+expect "--anchor with an unknown pattern" "unknown pattern 'nope'" "$A" export "${K[@]}" --anchor nope
+
 finish "export --engine sim"

@@ -302,6 +302,10 @@ int cal_fit_stage(cfg_config *cfg, const cal_stage *st, const cfg_option *const 
     if (st->model)
         mine.engine = o->model_engine;
     o = &mine;
+    if (!o->engine) {
+        snprintf(err, CFG_ERR_MAX, "stage %s: no %s engine to predict with", st->name, st->model ? "model" : "simulator");
+        return -1;
+    }
     memset(res, 0, sizeof *res);
     res->stage = st;
     res->nkeys = nopts;

@@ -45,7 +45,10 @@
  * additions alone.  The library is static: build against the header that
  * came with it (atomsim_version_number() says which library is linked).
  * A new table schema version means a new library version; it is named in
- * ATOMSIM_TABLE_SCHEMA_VERSION.
+ * ATOMSIM_TABLE_SCHEMA_VERSION.  2.0 (table schema 3) added the source 'a'
+ * and widened 'x' from "model and simulator" to any mix: code that
+ * switches on atomsim_answer.source should take a letter it does not know
+ * for a time the model had a part in.
  *
  * The constants are macros, not enums, so that the header `atomsim export
  * --format c-header` generates can define the same ones identically and
@@ -59,8 +62,8 @@
 extern "C" {
 #endif
 
-#define ATOMSIM_VERSION_MAJOR 1
-#define ATOMSIM_VERSION_MINOR 1
+#define ATOMSIM_VERSION_MAJOR 2
+#define ATOMSIM_VERSION_MINOR 0
 #define ATOMSIM_VERSION_NUMBER (ATOMSIM_VERSION_MAJOR * 1000 + ATOMSIM_VERSION_MINOR)
 #define ATOMSIM_TABLE_SCHEMA_VERSION 3
 
@@ -114,8 +117,8 @@ extern "C" {
 /* Where a GPU time came from. */
 #define ATOMSIM_SOURCE_MODEL 'm'
 #define ATOMSIM_SOURCE_SIM 's'
-#define ATOMSIM_SOURCE_ANCHORED 'a' /* the model scaled by simulator / model at the nearest simulator cell */
-#define ATOMSIM_SOURCE_MIXED 'x'    /* the grid corners mix sources */
+#define ATOMSIM_SOURCE_ANCHORED 'a' /* the model scaled by simulator / model at the nearest simulator cells (2.0) */
+#define ATOMSIM_SOURCE_MIXED 'x'    /* the grid corners mix sources (in 1.x: model and simulator only) */
 
 typedef struct atomsim_table atomsim_table;
 
@@ -165,7 +168,7 @@ typedef struct atomsim_table_info {
     int inhibit_cas;
 } atomsim_table_info;
 
-/* "1.0", and ATOMSIM_VERSION_NUMBER of the library linked. */
+/* "MAJOR.MINOR" ("2.0"), and ATOMSIM_VERSION_NUMBER of the library linked. */
 const char *atomsim_version(void);
 int atomsim_version_number(void);
 
