@@ -311,8 +311,7 @@ static int build_pattern(const exp_table *t, const exp_options *o, enum pat_id i
         }
         c->gpu_us = exp_round6(c->gpu_us);
     }
-    size_t anchored;
-    if (o && (o->anchor & (1u << id)) && exp_anchor_pattern(gpu, ep, &anchored, err))
+    if (o && (o->anchor & (1u << id)) && exp_anchor_pattern(gpu, ep, err))
         return -1;
     for (size_t i = 0; i < ep->cell_count; i++) {
         exp_cell *c = &ep->cells[i];

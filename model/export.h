@@ -146,8 +146,8 @@ int exp_model_gpu(void *ctx, const cfg_config *gpu, const pat_params *p, double 
 /* Scales every model cell of ep by simulator / model at its anchor, the
  * nearest simulator cell (export_anchor.c says which), and marks it
  * EXP_SOURCE_ANCHORED; a pattern without simulator cells is left as it is.
- * *anchored counts the cells scaled.  0, or -1 with err. */
-int exp_anchor_pattern(const cfg_config *gpu, exp_pattern *ep, size_t *anchored, char err[CFG_ERR_MAX]);
+ * 0, or -1 with err. */
+int exp_anchor_pattern(const cfg_config *gpu, exp_pattern *ep, char err[CFG_ERR_MAX]);
 
 /* Both sides' predictions at one point, decided by the config's policy
  * (no table, no interpolation): what `check` and the tests compare with. */

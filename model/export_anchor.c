@@ -143,9 +143,8 @@ static int ratio_for(const cfg_config *gpu, const exp_pattern *ep, const int *id
     return 1;
 }
 
-int exp_anchor_pattern(const cfg_config *gpu, exp_pattern *ep, size_t *anchored, char err[CFG_ERR_MAX])
+int exp_anchor_pattern(const cfg_config *gpu, exp_pattern *ep, char err[CFG_ERR_MAX])
 {
-    *anchored = 0;
     /* axes 0, 1, 2 are n, wg and smem_per_wg (exp_axes_of) */
     if (ep->axis_count < 3 || ep->axes[0].kind != EXP_AXIS_N || ep->axes[1].kind != EXP_AXIS_WG ||
         ep->axes[2].kind != EXP_AXIS_SMEM) {
@@ -190,7 +189,6 @@ int exp_anchor_pattern(const cfg_config *gpu, exp_pattern *ep, size_t *anchored,
             continue;
         c->gpu_us = exp_round6(c->gpu_us * r);
         c->source = EXP_SOURCE_ANCHORED;
-        ++*anchored;
     }
     free(ratio);
     return rc;

@@ -17,6 +17,7 @@
 
 #include "../../model/export.h"
 #include "../../model/table.h"
+#include "table_helpers.h"
 
 /* A stand-in simulator over a small scope: the model's time times a ratio
  * that says which cell it came from, so an anchored cell's value names its
@@ -205,16 +206,9 @@ static void test_lookup_reports_anchored(void **state)
 {
     (void)state;
     cfg_config c;
-    char err[CFG_ERR_MAX], path[] = "/tmp/atomsim-anchor-XXXXXX";
+    char err[CFG_ERR_MAX];
     exp_table *t = build(&c, 1u << PAT_CAS_APPEND);
-    tbl_table *tt;
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_int_equal(exp_write(t, EXP_JSON, f, err), 0);
-    fclose(f);
-    assert_int_equal(tbl_load(path, &tt, err), 0);
-    unlink(path);
+    tbl_table *tt = th_table_round_trip(t);
     pat_params p;
     const exp_cell *x = cell_at(&t->patterns[1], 1 << 20, 512, 0, &p);
     tbl_query q;

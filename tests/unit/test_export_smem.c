@@ -13,6 +13,7 @@
 
 #include "../../model/export.h"
 #include "../../model/table.h"
+#include "table_helpers.h"
 
 static const unsigned patterns = 0; /* every pattern */
 
@@ -35,7 +36,7 @@ static void test_reuse_equals_every_cell(void **state)
     char err[CFG_ERR_MAX];
     exp_table *fast, *full;
     load_h100(&c, &cpu);
-    exp_options o = { patterns, NULL, NULL, 0 };
+    exp_options o = { patterns, NULL, NULL, 0, 0 };
     assert_int_equal(exp_build(&c, &cpu, &o, &fast, err), 0);
     o.every_cell = 1;
     assert_int_equal(exp_build(&c, &cpu, &o, &full, err), 0);
@@ -60,19 +61,12 @@ static void test_smem_between_points_is_exact_at_equal_occupancy(void **state)
     (void)state;
     cfg_config c;
     cpu_config cpu;
-    char err[CFG_ERR_MAX], path[] = "/tmp/atomsim-smem-XXXXXX";
+    char err[CFG_ERR_MAX];
     exp_table *t;
-    tbl_table *tt;
     load_h100(&c, &cpu);
-    exp_options o = { 1u << PAT_COUNTER, NULL, NULL, 0 };
+    exp_options o = { 1u << PAT_COUNTER, NULL, NULL, 0, 0 };
     assert_int_equal(exp_build(&c, &cpu, &o, &t, err), 0);
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_int_equal(exp_write(t, EXP_JSON, f, err), 0);
-    fclose(f);
-    assert_int_equal(tbl_load(path, &tt, err), 0);
-    unlink(path);
+    tbl_table *tt = th_table_round_trip(t);
     /* every smem value from 0 to the limit, in 512-byte steps: where it
      * holds as many workgroups as some grid point, the answer is that
      * point's (looked up at the point itself) */
