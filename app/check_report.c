@@ -196,4 +196,10 @@ void crep_routing_stats(const val_route_stats *s, int csv)
                100 * s->regret[r]);
     printf("table vs measured: GPU kernel median %.1f%%, p90 %.1f%%; CPU tier median %.1f%%, p90 %.1f%%\n",
            100 * s->gpu_median_ape, 100 * s->gpu_p90_ape, 100 * s->cpu_median_ape, 100 * s->cpu_p90_ape);
+    if (s->banded) {
+        size_t inside = s->banded - s->band_below - s->band_above;
+        printf("error band (p10..p90, 80%% inside if right): %zu of %zu banded rows inside (%.1f%%), %zu below, %zu above\n",
+               inside, s->banded, 100.0 * inside / s->banded, s->band_below, s->band_above);
+    } else
+        printf("error band: no scored row's answer has a band\n");
 }

@@ -13,9 +13,9 @@
 static const char *band_text(const tbl_answer *a, char *buf, size_t len)
 {
     if (!a->band_rows)
-        snprintf(buf, len, "no band: no validation rows for this pattern and n");
+        snprintf(buf, len, "no band: no measured rows for this pattern and n");
     else
-        snprintf(buf, len, "%.6g to %.6g (p10..p90 of measured/predicted, %d validation rows)", a->gpu_lo_us,
+        snprintf(buf, len, "%.6g to %.6g (p10..p90 of measured/answered, %d measured rows)", a->gpu_lo_us,
                  a->gpu_hi_us, a->band_rows);
     return buf;
 }
@@ -58,11 +58,12 @@ void dpr_text(FILE *f, const tbl_table *t, const tbl_answer *a)
            pol->host_launch_us, pol->pcie_bandwidth_gbps);
     fprintf(f, "  trust: %s\n", tbl_gpu_trust(t));
     fprintf(f, "  cpu: %s; compute %.6g us\n", tbl_cpu_name(t), a->cpu_compute_us);
-    /* The bands are the model's residuals even where the simulator made the
-     * time: say so rather than let a simulator cell borrow their authority. */
-    fprintf(f, "  calibration: %s\n", a->band_rows ? "the band comes from the model's residuals on the GPU config's "
-                                                 "validation rows"
-                                               : "none recorded in this table for this pattern and n");
+    if (a->band_rows)
+        fprintf(f, "  calibration: the band is p10..p90 of measured / this table's own answers over %d measured rows "
+                   "of this pattern and region of n\n",
+                a->band_rows);
+    else
+        fprintf(f, "  calibration: none recorded in this table for this pattern and n\n");
 }
 
 void dpr_json(FILE *f, const tbl_table *t, const tbl_answer *a)

@@ -10,6 +10,27 @@
 #include "export_part.h"
 #include "sweep.h"
 
+/* The table as tbl_load would read it from its JSON file.  0, or -1 with err. */
+static int load_back(const exp_table *t, tbl_table **out, char err[CFG_ERR_MAX])
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        snprintf(err, CFG_ERR_MAX, "out of memory for the table's text");
+        return -1;
+    }
+    int rc = exp_write(t, EXP_JSON, f, err);
+    if (fclose(f) && rc == 0) {
+        snprintf(err, CFG_ERR_MAX, "out of memory for the table's text");
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = tbl_load_text(text, "the table being exported", out, err);
+    free(text);
+    return rc;
+}
+
 int xr_add_bands(exp_table *t, const char *const *paths, int npaths, char err[CFG_ERR_MAX])
 {
     /* the datasets as one, so that a region's quantiles see every row */
@@ -32,14 +53,18 @@ int xr_add_bands(exp_table *t, const char *const *paths, int npaths, char err[CF
         d.count += one.count;
         val_dataset_free(&one);
     }
-    int rc = 0;
+    /* the bands hold each row to the table's own answer, so the table is
+     * read back as a user's lookup would read it */
+    tbl_table *lt = NULL;
+    int rc = load_back(t, &lt, err);
     for (int i = 0; rc == 0 && i < t->pattern_count; i++) {
         exp_band b[EXP_MAX_BANDS];
         int count;
-        rc = val_bands(&t->gpu, &d, t->patterns[i].pattern, b, &count, err);
+        rc = val_bands(lt, &d, t->patterns[i].pattern, b, &count, err);
         if (rc == 0)
             exp_set_bands(t, t->patterns[i].pattern, b, count);
     }
+    tbl_free(lt);
     val_dataset_free(&d);
     return rc;
 }

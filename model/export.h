@@ -85,7 +85,7 @@ typedef struct exp_host_cell {
 
 /* Measured/predicted error of the GPU column over one region of a pattern:
  * the 10th, 50th and 90th percentiles of measured / predicted over the
- * validation rows that fall in it (docs/dispatch.md, "Error bands"). */
+ * measured rows that fall in it (docs/dispatch.md, "Error bands"). */
 typedef struct exp_band {
     double n_lo, n_hi;                /* n in [n_lo, n_hi) */
     int rows;

@@ -350,8 +350,14 @@ int tbl_load(const char *path, tbl_table **out, char err[CFG_ERR_MAX])
     char *text = read_file(path, err);
     if (!text)
         return -1;
-    cJSON *root = cJSON_Parse(text);
+    int rc = tbl_load_text(text, path, out, err);
     free(text);
+    return rc;
+}
+
+int tbl_load_text(const char *text, const char *path, tbl_table **out, char err[CFG_ERR_MAX])
+{
+    cJSON *root = cJSON_Parse(text);
     if (!root) {
         snprintf(err, CFG_ERR_MAX, "%s: not valid JSON", path);
         return -1;

@@ -1,5 +1,5 @@
 /* table.h - loads a cost table written by `atomsim export` (JSON, schema
- * version 2) and answers GPU or CPU for one operation by interpolating
+ * version 3) and answers GPU or CPU for one operation by interpolating
  * within the grid:
  *
  *   tbl_table *t;
@@ -50,7 +50,7 @@ typedef struct tbl_answer {
     double gpu_us, cpu_us;            /* data movement and host launch included */
     double gpu_kernel_us, cpu_compute_us;
     double gpu_lo_us, gpu_hi_us;      /* the error band: validation p10..p90 of measured/predicted */
-    int band_rows;                    /* validation rows behind the band; 0: no band (gpu_lo = gpu_hi = gpu) */
+    int band_rows;                    /* measured rows behind the band; 0: no band (gpu_lo = gpu_hi = gpu) */
     double density_fraction;
     dsp_decision d;                   /* both rules' verdicts and the one in force */
     enum dsp_rule rule;
@@ -63,6 +63,9 @@ typedef struct tbl_answer {
  * JSON, another schema or schema version, or a table that breaks its own
  * layout (a pattern or axis given twice, counts that do not match). */
 int tbl_load(const char *path, tbl_table **out, char err[CFG_ERR_MAX]);
+/* The same from JSON text already in memory (the exporter reads its own
+ * table back this way to measure its answers); `path` names it in errors. */
+int tbl_load_text(const char *text, const char *path, tbl_table **out, char err[CFG_ERR_MAX]);
 void tbl_free(tbl_table *t);
 
 /* Fails (-1, err) for a pattern the table lacks, or a query outside the

@@ -1,6 +1,6 @@
 # tables.mk - `make tables`: the shipped cost tables, one per calibrated GPU,
 # against the GPU host's 16-core CPU tier, with error bands from the GPU's
-# contract datasets (docs/dispatch.md).
+# contract datasets and spent truth sets (docs/dispatch.md).
 #
 # A table's GPU column is made by the engine TABLE_ENGINE_GPU names. With
 # sim, the simulator fills its default scope (docs/dispatch.md, section 6:
@@ -18,9 +18,18 @@
 #                        re-simulates a sample of committed cells and fails
 #                        when they moved or were made from another config.
 TABLE_CPU := configs/cpu-gpuhost-16core.ini
+# The error bands' rows: the contract datasets, and the routing truth sets
+# already scored (spent), whose random shapes are the kind of query a user
+# asks.  A truth set joins here only after its held-out scoring: a band
+# must not be built from the rows that will test it (docs/dispatch.md,
+# "Error bands").
+TABLE_SPENT_h100 := 1 2 3 4 5 6 7 8
+TABLE_SPENT_h200 := 2 3 4 5 6 7 8 9
 TABLE_RESIDUALS_h100 := validate/data/h100.csv validate/data/probes/h100-wg-sizes-2.csv \
-                        validate/data/probes/h100-split-exit-2.csv validate/data/probes/h100-occupancy-probe.csv
-TABLE_RESIDUALS_h200 := validate/data/h200.csv validate/data/probes/h200-occupancy-probe.csv
+                        validate/data/probes/h100-split-exit-2.csv validate/data/probes/h100-occupancy-probe.csv \
+                        $(foreach k,$(TABLE_SPENT_h100),validate/truth/routing-$(k)-h100.csv)
+TABLE_RESIDUALS_h200 := validate/data/h200.csv validate/data/probes/h200-occupancy-probe.csv \
+                        $(foreach k,$(TABLE_SPENT_h200),validate/truth/routing-$(k)-h200.csv)
 # Event budget of a simulator cell: a cell that needs more takes the model's
 # time (its source says `m`). A cell over 2e7 events costs 2.7 to 8.3
 # CPU-seconds before the model fills it; the config's own 2e8 would cost

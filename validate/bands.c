@@ -1,4 +1,4 @@
-/* bands.c - per-pattern, per-region quantiles of measured / predicted over
+/* bands.c - per-pattern, per-region quantiles of measured / answered over
  * a measured dataset (see bands.h). */
 #include "bands.h"
 
@@ -6,11 +6,11 @@
 #include <gsl/gsl_statistics_double.h>
 #include <stdlib.h>
 
-#include "../model/model.h"
+#include "../model/dispatch_query.h"
 
 static const double region_edges[EXP_MAX_BANDS + 1] = { 1, 65536, 1048576, 16777216, 1.0 * (1ull << 40) };
 
-int val_bands(const cfg_config *cfg, const val_dataset *d, enum pat_id id, exp_band *bands, int *count,
+int val_bands(const tbl_table *t, const val_dataset *d, enum pat_id id, exp_band *bands, int *count,
               char err[CFG_ERR_MAX])
 {
     double *ratio = malloc((d->count ? d->count : 1) * sizeof *ratio);
@@ -26,11 +26,13 @@ int val_bands(const cfg_config *cfg, const val_dataset *d, enum pat_id id, exp_b
             double rn = (double)row->params.n;
             if (row->params.pattern != id || rn < region_edges[r] || rn >= region_edges[r + 1])
                 continue;
-            atom_stats st;
+            tbl_query q;
+            tbl_answer a;
             char why[CFG_ERR_MAX];
-            if (mdl_predict(cfg, &row->params, &st, why) || !(st.time_us > 0))
-                continue; /* the model declines this row: it has no residual */
-            ratio[n++] = row->time_us_median / st.time_us;
+            dq_query(&row->params, -1, -1, 0, &q);
+            if (tbl_lookup(t, &q, &a, why) || !(a.gpu_kernel_us > 0))
+                continue; /* outside the grid: the table gives no answer to hold */
+            ratio[n++] = row->time_us_median / a.gpu_kernel_us;
         }
         if (n < VAL_BAND_MIN_ROWS)
             continue;

@@ -2,6 +2,8 @@
  * (see routing.h). */
 #include "routing.h"
 
+#include "../model/dispatch_query.h"
+
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -60,16 +62,7 @@ int val_route_score(const tbl_table *t, const val_dataset *gpu, const val_datase
         const pat_params *p = &g->params;
         tbl_query q;
         char why[CFG_ERR_MAX];
-        tbl_query_init(&q, p->pattern);
-        q.n = (double)p->n;
-        q.wg = p->wg;
-        q.smem_per_wg = p->smem_per_wg;
-        q.selectivity = p->selectivity;
-        q.bins = p->bins;
-        q.hot = p->hot;
-        q.addresses = p->addresses;
-        q.data_on = (int)data_on;
-        q.rule = DSP_RULE_COST;
+        dq_query(p, DSP_RULE_COST, (int)data_on, 0, &q);
         if (tbl_lookup(t, &q, &r->cost, why)) {
             st->outside++;
             continue;
@@ -91,6 +84,13 @@ int val_route_score(const tbl_table *t, const val_dataset *gpu, const val_datase
         }
         gape[st->rows] = fabs(r->cost.gpu_kernel_us / r->gpu_us - 1);
         cape[st->rows] = fabs(r->cost.cpu_compute_us / r->cpu_us - 1);
+        if (r->cost.band_rows) {
+            /* the band scales the kernel part of the answer only */
+            double fixed = r->cost.gpu_us - r->cost.gpu_kernel_us;
+            st->banded++;
+            st->band_below += r->gpu_us < r->cost.gpu_lo_us - fixed;
+            st->band_above += r->gpu_us > r->cost.gpu_hi_us - fixed;
+        }
         st->rows++;
     }
     for (int rule = 0; rule < 2; rule++)

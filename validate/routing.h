@@ -10,7 +10,8 @@
  *     faster sides' - 1.
  * Beside them, the table's own accuracy on the set: its GPU kernel time
  * against the GPU's, its CPU time against the CPU's (absolute percentage
- * errors). */
+ * errors), and how often the GPU's kernel time falls inside the answer's
+ * error band. */
 #ifndef ATOM_VALIDATE_ROUTING_H
 #define ATOM_VALIDATE_ROUTING_H
 
@@ -35,6 +36,10 @@ typedef struct val_route_stats {
     double regret[2];
     double gpu_median_ape, gpu_p90_ape;
     double cpu_median_ape, cpu_p90_ape;
+    /* the error band's coverage: of the rows whose answer has a band
+     * (p10..p90, so 80% inside when the band is right), how many measured
+     * kernel times fall inside it, below it and above it */
+    size_t banded, band_below, band_above;
 } val_route_stats;
 
 /* Joins the two datasets on their configuration and scores the table with

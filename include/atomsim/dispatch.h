@@ -144,8 +144,8 @@ typedef struct atomsim_answer {
     int rule;                         /* the rule and data location that applied */
     int data_on;
     double gpu_us, cpu_us;            /* predicted, data movement and host launch included */
-    double gpu_lo_us, gpu_hi_us;      /* gpu_us with its kernel part at the validation residuals' p10 and p90 */
-    int band_rows;                    /* validation rows behind the band; 0: none (lo = hi = gpu_us) */
+    double gpu_lo_us, gpu_hi_us;      /* gpu_us with its kernel part at the band's p10 and p90 */
+    int band_rows;                    /* measured rows behind the band; 0: none (lo = hi = gpu_us) */
     double gpu_kernel_us;             /* the kernel alone */
     double cpu_compute_us;            /* the CPU tier's compute alone */
     int cost_decision;                /* the cost rule's verdict, whatever the rule in force */
