@@ -23,7 +23,7 @@ static const char *band_text(const tbl_answer *a, char *buf, size_t len)
 static const char *source_name(char s)
 {
     /* one word each: the CSV and JSON answers carry it too; 'a' is the
-     * model scaled to its nearest simulator cell, 'x' grid points around
+     * model scaled to its simulator anchors, 'x' grid points around
      * the query of different sources (docs/dispatch.md) */
     return s == 's' ? "simulator" : s == 'a' ? "anchored" : s == 'x' ? "mixed" : "model";
 }
@@ -32,7 +32,7 @@ static const char *source_name(char s)
 static const char *source_phrase(char s)
 {
     return s == 's'   ? "the simulator"
-           : s == 'a' ? "the model scaled to the nearest simulator cells"
+           : s == 'a' ? "the model scaled to its simulator anchors"
            : s == 'x' ? "grid points of different sources"
                       : "the model";
 }

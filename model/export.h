@@ -64,7 +64,7 @@ typedef struct exp_axis {
 } exp_axis;
 
 /* Where a cell's GPU time came from: the model, the simulator, or the
- * model scaled by simulator / model at the nearest simulator cell
+ * model scaled by simulator / model at its simulator anchors
  * (export_anchor.c). */
 enum exp_source { EXP_SOURCE_MODEL, EXP_SOURCE_SIM, EXP_SOURCE_ANCHORED };
 
@@ -83,8 +83,8 @@ typedef struct exp_host_cell {
     double density, density_fraction;
 } exp_host_cell;
 
-/* Measured/predicted error of the GPU column over one region of a pattern:
- * the 10th, 50th and 90th percentiles of measured / predicted over the
+/* The error of the GPU column over one region of a pattern: the 10th,
+ * 50th and 90th percentiles of measured / the table's answer over the
  * measured rows that fall in it (docs/dispatch.md, "Error bands"). */
 typedef struct exp_band {
     double n_lo, n_hi;                /* n in [n_lo, n_hi) */

@@ -227,7 +227,7 @@ static void write_json(const exp_table *t, FILE *f)
           "\"smem_per_wg\": \"bytes\", \"wg\": \"threads\"},\n",
           f);
     fputs("  \"layout\": \"cells are row-major over axes, the last axis fastest; host_cells likewise over the axes that "
-          "are not gpu_only; one letter a cell in source (m model, s simulator, a model scaled to the nearest simulator cell), decision and seed_decision (g gpu, "
+          "are not gpu_only; one letter a cell in source (m model, s simulator, a model scaled to its simulator anchors), decision and seed_decision (g gpu, "
           "c cpu) and seed_reason (g gpu_faster, c cpu_faster, d density, x cas)\",\n",
           f);
     fputs("  \"gpu\": {\n    \"name\": ", f);
@@ -398,7 +398,7 @@ static void write_c_header(const exp_table *t, FILE *f)
         "typedef struct atomsim_ct_band {\n",
         "    double n_lo, n_hi;                /* n in [n_lo, n_hi) */\n",
         "    int rows;\n",
-        "    double p10, p50, p90;             /* measured / predicted */\n",
+        "    double p10, p50, p90;             /* measured / the table's answer */\n",
         "} atomsim_ct_band;\n",
         "\n",
         "/* One pattern's grid: the arrays below, and how to walk them. */\n",

@@ -49,7 +49,7 @@ void tbl_query_init(tbl_query *q, enum pat_id pattern);
 typedef struct tbl_answer {
     double gpu_us, cpu_us;            /* data movement and host launch included */
     double gpu_kernel_us, cpu_compute_us;
-    double gpu_lo_us, gpu_hi_us;      /* the error band: validation p10..p90 of measured/predicted */
+    double gpu_lo_us, gpu_hi_us;      /* the error band: gpu_us with its kernel part at p10..p90 of measured / answered */
     int band_rows;                    /* measured rows behind the band; 0: no band (gpu_lo = gpu_hi = gpu) */
     double density_fraction;
     dsp_decision d;                   /* both rules' verdicts and the one in force */

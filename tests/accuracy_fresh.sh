@@ -47,7 +47,9 @@ def overall(name):
 def fig(r):
     return f"{100*float(r['median_ape']):.1f}% / {100*float(r['p90_ape']):.1f}% / {float(r['spearman']):.3f}"
 ins, split = overall("insample"), overall("heldsplit")
-frozen = sorted(n for n in __import__("os").listdir("docs/accuracy") if n.startswith("frozen") and n.endswith(f"-{gpu}-sim.csv"))
+# by the set's number: by name, frozen10 would sort before frozen2
+frozen = sorted((n for n in __import__("os").listdir("docs/accuracy") if n.startswith("frozen") and n.endswith(f"-{gpu}-sim.csv")),
+                key=lambda n: int(n.split("-")[0][6:]))
 last = frozen[-1].split("-")[0]
 fr = overall(last)
 print(f"{fig(ins)} ({ins['ran']} of {ins['rows']}")

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # error_bands.sh - a table's error bands hold each measured row to the
-# table's own answer at that shape (not to the model's prediction), and
-# `check --routing` counts how often the measured kernel time falls inside
-# the band.  Ten off-grid counter rows measured at 1.1, 1.2, ..., 2.0 times
-# the table's kernel answer give one band of p10 1.19, p50 1.55 and p90
-# 1.91 (GSL's interpolated quantiles), with 8 rows inside it, 1 below and
-# 1 above.  ATOMSIM may name the binary.
+# table's own kernel answer at that shape (not to the model's prediction,
+# nor to an answer with the host's launch in it), and `check --routing`
+# counts how often the measured kernel time falls inside the band.  Ten
+# off-grid counter rows between 2^20 and 2^24, measured at 1.1, 1.2, ...,
+# 2.0 times the table's kernel answer and split over two files, give one
+# band of p10 1.19, p50 1.55 and p90 1.91 (GSL's interpolated quantiles),
+# with 8 rows inside it, 1 below and 1 above.  The host's launch is 5 us,
+# so an answer's whole GPU time differs from its kernel time.  Rows outside
+# the grid, of a pattern the table lacks, or in a region of fewer than 5
+# rows make no band.  ATOMSIM may name the binary.
 set -u
 cd "$(dirname "$0")/.."
 A=${ATOMSIM:-build/atomsim}
@@ -13,12 +17,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . tests/lib/checks.sh
 
-"$A" export --config configs/h100.ini --only counter --output "$tmp/t0.json" || exit 1
+X=(--config configs/h100.ini --only counter -p dispatch.host_launch_us=5)
+"$A" export "${X[@]}" --output "$tmp/t0.json" || exit 1
 head='pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,reps,time_us_median,time_us_min,time_us_max,check'
 {
     echo "# gpu: test"
     echo "$head"
-    # n between 2^20 and 2^24, off the grid on n, wg and shared memory
+    # off the grid on n, wg and shared memory
     for i in 1 2 3 4 5 6 7 8 9 10; do
         echo "counter,$((1500000 + i * 123457)),$((40 + i * 70)),1,256,0,1,$((i * 3000)),3,100,100,100,ok"
     done
@@ -30,19 +35,39 @@ sed 's/,100,100,100,/,50,50,50,/' "$tmp/probe.csv" >"$tmp/cpu.csv"
 awk -F, -v h="$head" 'BEGIN { print "# gpu: test"; print h }
     NR > 1 { t = $12 * (1 + (NR - 1) / 10); printf "%s,%s,%s,%s,%s,%s,%s,%s,3,%.9g,%.9g,%.9g,ok\n", $1, $2, $3, $4, $5, $6, $7, $8, t, t, t }' \
     "$tmp/rows.csv" >"$tmp/gpu.csv"
-"$A" export --config configs/h100.ini --only counter --residuals "$tmp/gpu.csv" --output "$tmp/t1.json" || exit 1
+# the same rows over two files, and rows that must make no band: 3 in the
+# region 2^16..2^20 (under 5), one beyond the grid's n, one histogram row
+{ sed -n '1,7p' "$tmp/gpu.csv"; } >"$tmp/gpu-a.csv"
+{
+    sed -n '1,2p' "$tmp/gpu.csv"
+    sed -n '8,$p' "$tmp/gpu.csv"
+    echo "counter,100000,256,1,256,0,1,0,3,7,7,7,ok"
+    echo "counter,200000,256,1,256,0,1,0,3,7,7,7,ok"
+    echo "counter,300000,256,1,256,0,1,0,3,7,7,7,ok"
+    echo "counter,1073741824,256,1,256,0,1,0,3,9000,9000,9000,ok"
+    echo "histogram,2000000,256,1,256,0,1,0,3,50,50,50,ok"
+} >"$tmp/gpu-b.csv"
+"$A" export "${X[@]}" --residuals "$tmp/gpu-a.csv" --residuals "$tmp/gpu-b.csv" --output "$tmp/t1.json" || exit 1
 python3 - "$tmp/t1.json" >"$tmp/bands" <<'PY'
 import json, sys
 t = json.load(open(sys.argv[1]))
 for b in t['patterns'][0].get('error_bands', []):
     print('%d %d %.4f %.4f %.4f' % (b['n_lo'], b['rows'], b['p10'], b['p50'], b['p90']))
 PY
-check_eval "bands: one band, from the ten rows, in the region 2^20..2^24" "[ \"\$(cut -d' ' -f1,2 $tmp/bands)\" = '1048576 10' ]"
-check_eval "bands: measured / the table's own answer (p10 1.19, p50 1.55, p90 1.91)" \
+check_eval "bands: one band, from the ten rows of two files, in the region 2^20..2^24" \
+    "[ \"\$(cut -d' ' -f1,2 $tmp/bands)\" = '1048576 10' ]"
+check_eval "bands: measured / the table's own kernel answer (p10 1.19, p50 1.55, p90 1.91)" \
     "[ \"\$(cut -d' ' -f3- $tmp/bands)\" = '1.1900 1.5500 1.9100' ]"
 "$A" check --routing --table "$tmp/t1.json" --gpu-data "$tmp/gpu.csv" --cpu-data "$tmp/cpu.csv" >"$tmp/out" || exit 1
-check_eval "bands: check --routing counts 8 of 10 inside, 1 below, 1 above" \
+check_eval "bands: check --routing counts 8 of 10 inside, 1 below, 1 above (the kernel part of the band)" \
     "grep -q '^error band .*: 8 of 10 banded rows inside (80.0%), 1 below, 1 above$' $tmp/out"
+"$A" check --routing --table "$tmp/t1.json" --gpu-data "$tmp/gpu.csv" --cpu-data "$tmp/cpu.csv" --format csv >"$tmp/csv" || exit 1
+check_eval "bands: the CSV summary carries the coverage" "grep -q '^cost,10,.*,10,8,1,1$' $tmp/csv"
+"$A" check --routing --table "$tmp/t1.json" --gpu-data "$tmp/gpu.csv" --cpu-data "$tmp/cpu.csv" --rows-out "$tmp/rows1.csv" >/dev/null
+check_eval "bands: --rows-out gives each row's kernel band (p10 x its answer)" \
+    "awk -F, 'NR == 2 { exit !(\$19 == 10 && (\$20 / \$12 - 1.19)^2 < 1e-8 && (\$21 / \$12 - 1.91)^2 < 1e-8) }' $tmp/rows1.csv"
 "$A" dispatch --table "$tmp/t1.json" --pattern counter --n 2000000 --wg 200 --smem-per-wg 4096 >"$tmp/d" || exit 1
-check_eval "bands: dispatch says where the band comes from" "grep -q \"calibration: .*this table's own answers\" $tmp/d"
+check_eval "bands: dispatch says where the band comes from" "grep -q \"calibration: .*this table's own answers over 10 measured rows\" $tmp/d"
+"$A" dispatch --table "$tmp/t1.json" --pattern counter --n 200000 >"$tmp/d2" || exit 1
+check_eval "bands: a region of 3 rows has no band" "grep -q '^gpu_band_us: no band' $tmp/d2"
 finish error_bands

@@ -117,7 +117,7 @@ extern "C" {
 /* Where a GPU time came from. */
 #define ATOMSIM_SOURCE_MODEL 'm'
 #define ATOMSIM_SOURCE_SIM 's'
-#define ATOMSIM_SOURCE_ANCHORED 'a' /* the model scaled by simulator / model at the nearest simulator cells (2.0) */
+#define ATOMSIM_SOURCE_ANCHORED 'a' /* the model scaled by simulator / model at its simulator anchors (2.0) */
 #define ATOMSIM_SOURCE_MIXED 'x'    /* the grid corners mix sources (in 1.x: model and simulator only) */
 
 typedef struct atomsim_table atomsim_table;
@@ -144,7 +144,14 @@ typedef struct atomsim_answer {
     int rule;                         /* the rule and data location that applied */
     int data_on;
     double gpu_us, cpu_us;            /* predicted, data movement and host launch included */
-    double gpu_lo_us, gpu_hi_us;      /* gpu_us with its kernel part at the band's p10 and p90 */
+    /* The error band: gpu_us with its kernel part scaled by the 10th and
+     * 90th percentiles of measured / answered over the measured rows of
+     * this pattern and region of n (the export's --residuals; wg, shared
+     * memory and the pattern's own axes do not choose the band).  About 80%
+     * of measured times fall inside.  Where the table is biased the band
+     * need not contain gpu_us (lo > gpu_us or hi < gpu_us); an
+     * extrapolated answer keeps the band of its region of n. */
+    double gpu_lo_us, gpu_hi_us;
     int band_rows;                    /* measured rows behind the band; 0: none (lo = hi = gpu_us) */
     double gpu_kernel_us;             /* the kernel alone */
     double cpu_compute_us;            /* the CPU tier's compute alone */
