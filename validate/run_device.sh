@@ -8,6 +8,11 @@
 #   NAME defaults to h100 / h200 from nvidia-smi's GPU name. Writes
 #   OUTDIR/NAME.csv (the dataset), NAME.log (vkbench's stderr) and
 #   NAME.clocks.csv (nvidia-smi samples every 500 ms during the run).
+# A row whose first dispatch takes over RUN_DEVICE_MAX_DISPATCH_MS (2000)
+# is skipped, so that a plan's run stays short; the skipped rows are then
+# measured again, in the same call, at RUN_DEVICE_RETRY_MS (20000; 0: not)
+# and appended to the dataset, whose provenance names their plan lines
+# (NAME.skipped.plan and NAME.skipped.log keep the retry's plan and log).
 # The GPU's clocks and settings are only read, never changed.
 set -u
 
@@ -54,9 +59,25 @@ nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,pstate,temperature.gpu,pow
     --format=csv,nounits -lms 500 >"$clocks" 2>/dev/null &
 sampler=$!
 
+first_ms=${RUN_DEVICE_MAX_DISPATCH_MS:-2000}
+retry_ms=${RUN_DEVICE_RETRY_MS:-20000}
 start=$(date +%s)
-./build/vkbench --plan "$plan" --max-dispatch-ms 2000 "$@" >"$raw" 2>"$out/$name.log"
+./build/vkbench --plan "$plan" --max-dispatch-ms "$first_ms" "$@" >"$raw" 2>"$out/$name.log"
 status=$?
+# vkbench names a skipped row "PLAN:LINE: skipped ..."
+skipped=$(sed -n 's/^vkbench: .*:\([0-9][0-9]*\): skipped .*/\1/p' "$out/$name.log" | paste -sd, -)
+retried=""
+if [ -n "$skipped" ] && [ "$retry_ms" != 0 ]; then
+    {
+        echo "# the rows of $plan that vkbench skipped at --max-dispatch-ms $first_ms (plan lines $skipped), measured again at $retry_ms"
+        for l in ${skipped//,/ }; do sed -n "${l}p" "$plan"; done
+    } >"$out/$name.skipped.plan"
+    ./build/vkbench --plan "$out/$name.skipped.plan" "$@" --max-dispatch-ms "$retry_ms" >"$raw.retry" \
+        2>"$out/$name.skipped.log"
+    rstatus=$?
+    [ $rstatus = 0 ] || status=$rstatus
+    retried=$(grep -v '^#' "$raw.retry" | tail -n +2)
+fi
 end=$(date +%s)
 
 after_sm=$(smi clocks.sm)
@@ -82,12 +103,20 @@ read -r during_min during_med during_max <<<"$during"
     echo "# pstate_before: $before_pstate"
     echo "# temperature_c_before_after: $before_temp $(smi temperature.gpu)"
     echo "# plan: $plan"
-    echo "# vkbench_flags: --max-dispatch-ms 2000 $*"
+    echo "# vkbench_flags: --max-dispatch-ms $first_ms $*"
     echo "# wall_seconds: $((end - start))"
     echo "# vkbench_exit_status: $status"
+    if [ -n "$skipped" ]; then
+        if [ "$retry_ms" != 0 ]; then
+            echo "# + $(printf '%s' "$retried" | grep -c .) of the $(echo "$skipped" | tr , '\n' | grep -c .) rows that vkbench skipped at --max-dispatch-ms $first_ms (plan lines $skipped), measured again in the same call at --max-dispatch-ms $retry_ms ($name.skipped.log), appended at the end"
+        else
+            echo "# vkbench skipped plan lines $skipped at --max-dispatch-ms $first_ms: not measured"
+        fi
+    fi
     grep -v '^#' "$raw"
+    [ -n "$retried" ] && printf '%s\n' "$retried"
 } >"$out/$name.csv"
-rm -f "$raw"
+rm -f "$raw" "$raw.retry"
 
 rows=$(grep -vc '^#' "$out/$name.csv")
 echo "run_device: $gpu, $((rows - 1)) rows, vkbench exit $status, $((end - start)) s, SM clock $before_sm -> $after_sm MHz (busy median $during_med)"
