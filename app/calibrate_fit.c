@@ -120,8 +120,9 @@ int calfit_run(const calfit_request *r)
     fit_budget b = { .quiet = r->quiet };
     budget_of(&b, want, nwant, &d, &run, r->max_evals);
     if (!r->quiet)
-        printf("calibrating %s on %s: %zu fit rows, %zu test rows, %d keys, -j %d, --max-events %g\n",
-               cfg.path[0] ? cfg.path : "(defaults)", r->data, run.nfit, run.ntest, nwant, r->jobs, r->max_events);
+        printf("calibrating %s on %s: %zu fit rows, %zu test rows, %zu spent, %d keys, -j %d, --max-events %g\n",
+               cfg.path[0] ? cfg.path : "(defaults)", r->data, run.nfit, run.ntest, run.nspent, nwant, r->jobs,
+               r->max_events);
     fflush(stdout); /* before the progress line, on a terminal */
     prog_begin("calibrate", "rows", b.total);
     rc = cal_run_stages(&run, &cfg, want, nwant, &d, &o, stage_done, &b, err) ||

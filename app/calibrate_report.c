@@ -89,9 +89,9 @@ int calrep_overlay(const char *out, int argc, char **argv, const char *data, con
         fprintf(f, " %.150s", argv[i]);
         col += len;
     }
-    fprintf(f, "\n; config:   %.150s\n; data:     %.100s (%.40s, %.40s)\n; split:    %.120s (%zu fit rows, %zu test rows)\n",
+    fprintf(f, "\n; config:   %.150s\n; data:     %.100s (%.40s, %.40s)\n; split:    %.120s (%zu fit rows, %zu test rows, %zu spent)\n",
             cfg->path[0] ? cfg->path : "(defaults)", data, d->gpu, d->driver, split ? split : "(none: every row fits)",
-            run->nfit, run->ntest);
+            run->nfit, run->ntest, run->nspent);
     fprintf(f, "; date:     %s\n; events:   --max-events %g per row (rows needing more are not run)\n", date,
             cfg->sim.max_events);
     fprintf(f, ";\n; residuals, simulator vs measured, before and after this overlay: rows run/rows,\n"

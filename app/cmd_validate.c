@@ -19,12 +19,13 @@ static void usage(FILE *f)
                "                        [-p section.key=value ...] [--format text|csv] [-j JOBS]\n"
                "                        [--max-events N] [--only PATTERN[,PATTERN...]] [--worst K]\n"
                "                        [--max-median-ape F] [--max-p90-ape F] [--min-spearman R]\n"
-               "                        [--split FILE --rows fit|test|all] [--tie-pct P] [--summary]\n"
+               "                        [--split FILE --rows fit|test|spent|all] [--tie-pct P] [--summary]\n"
                "                        [--by pattern|wg|smem|n]\n"
                "Rows the engine cannot finish within --max-events (default 2e7 per row) are\n"
                "reported as not run, never guessed.  With thresholds, exits 1 when the overall\n"
                "error passes them.  --split (validate/split.h) with --rows keeps only the fit or\n"
-               "the held-out test rows of a calibration split.  --tie-pct P adds a column,\n"
+               "the held-out test rows of a calibration split, or its spent rows (held out of the\n"
+               "fit, but re-measured in a probe: not scored as test).  --tie-pct P adds a column,\n"
                "spearman~, the rank correlation with measured times closer than P%% counted\n"
                "as equal and the prediction's order among them not scored (two boards measure\n"
                "a row 0.45%% apart at the median).  --format csv writes the scored rows; with\n"
@@ -39,7 +40,8 @@ int cmd_validate(int argc, char **argv)
         { "pattern", VAL_BY_PATTERN }, { "wg", VAL_BY_WG }, { "smem", VAL_BY_SMEM }, { "n", VAL_BY_N }, { NULL, 0 },
     };
     static const opt_choice row_sets[] = {
-        { "fit", VAL_ROWS_FIT }, { "test", VAL_ROWS_TEST }, { "all", VAL_ROWS_ALL }, { NULL, 0 },
+        { "fit", VAL_ROWS_FIT }, { "test", VAL_ROWS_TEST }, { "spent", VAL_ROWS_SPENT }, { "all", VAL_ROWS_ALL },
+        { NULL, 0 },
     };
     cli_args a;
     cfg_config cfg;
@@ -73,7 +75,7 @@ int cmd_validate(int argc, char **argv)
         return 2;
     }
     if ((rows >= 0) != (split_path != NULL)) {
-        cli_error("validate", "--split FILE and --rows fit|test|all go together");
+        cli_error("validate", "--split FILE and --rows fit|test|spent|all go together");
         return 2;
     }
     if (a.format == CLI_FORMAT_JSON) {

@@ -70,7 +70,7 @@ keys=$(grep -Ec '^[a-z_]+ *=' "$tmp/o.ini" 2>/dev/null)
 if [ "$keys" = 1 ] && grep -q '^kernel_overhead_cycles = ' "$tmp/o.ini" && grep -q '^\[launch\]' "$tmp/o.ini"; then
     ok "overlay holds only the fitted key"
 else bad "overlay holds only the fitted key ($keys keys)"; sed 's/^/       /' "$tmp/o.ini" | head -40; fi
-if grep -q '3 fit rows, 1 test rows' "$tmp/o.ini" && grep -q '^; split: ' "$tmp/o.ini" && grep -q '^;   store ' "$tmp/o.ini"; then
+if grep -q '3 fit rows, 1 test rows, 0 spent' "$tmp/o.ini" && grep -q '^; split: ' "$tmp/o.ini" && grep -q '^;   store ' "$tmp/o.ini"; then
     ok "overlay header: split and residuals"
 else bad "overlay header: split and residuals"; fi
 v=$(sed -n 's/^kernel_overhead_cycles = //p' "$tmp/o.ini")

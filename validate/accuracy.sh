@@ -90,9 +90,9 @@ render() {
             fmt_rows "" "$out/insample-$g-$e.csv"
             echo
             echo "**The $E, held out** (the rows of \`validate/data/$g.csv\` in the"
-            echo "calibration split's test side, which the fit never saw; some were"
-            echo "re-measured in probe files, so not a clean hold-out), then each"
-            echo "frozen routing truth set, overall:"
+            echo "calibration split's test side, which the fit never saw and no probe file"
+            echo "measured again: the split's \`spent\` rows are left out,"
+            echo "\`tests/split_clean.sh\`), then each frozen routing truth set, overall:"
             echo
             table_head set
             fmt_rows "calibration split, test rows" "$out/heldsplit-$g-$e.csv"

@@ -70,6 +70,7 @@ int cal_run_init(cal_run *r, const val_dataset *d, const val_split *split, char 
     if (split) {
         r->nfit = val_split_mask(split, d, VAL_ROWS_FIT, r->fit);
         r->ntest = val_split_mask(split, d, VAL_ROWS_TEST, r->test);
+        r->nspent = d->count - r->nfit - r->ntest;
     } else
         memset(r->fit, 1, d->count);
     return 0;

@@ -28,7 +28,7 @@ int cal_keys_all(const cfg_option **keys, int max);
 
 typedef struct cal_run {
     unsigned char *fit, *test;         /* masks over the dataset's rows */
-    size_t nfit, ntest;
+    size_t nfit, ntest, nspent;        /* spent: held out of the fit, not scored as test (split.h) */
     val_prediction *before, *after;    /* every row, by cal_run_residuals */
     cal_stage_result res[CAL_MAX_RESULTS]; /* the stages that ran, in order */
     int nres;

@@ -43,7 +43,7 @@ size_t val_select(const val_dataset *d, const char *only, const val_split *split
                 if ((p == only || p[-1] == ',') && (p[len] == 0 || p[len] == ','))
                     k = 1;
         }
-        if (split && rows != VAL_ROWS_ALL && (rows == VAL_ROWS_TEST) != val_split_is_test(split, &d->rows[i].params))
+        if (split && rows != VAL_ROWS_ALL && val_split_side(split, &d->rows[i].params) != (enum val_rows)rows)
             k = 0;
         keep[i] = (unsigned char)k;
         kept += (size_t)k;

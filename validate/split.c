@@ -42,10 +42,11 @@ static int parse_line(char *line, val_split_rule *r, char *why, size_t whylen)
 {
     char *save, *tok = strtok_r(line, " \t", &save);
     memset(r, 0, sizeof *r);
-    if (!tok || strcmp(tok, "test")) {
-        snprintf(why, whylen, "expected 'test PATTERN [field=v1,v2,...]...'");
+    if (!tok || (strcmp(tok, "test") && strcmp(tok, "spent"))) {
+        snprintf(why, whylen, "expected 'test PATTERN [field=v1,v2,...]...' or 'spent PATTERN ...'");
         return -1;
     }
+    r->spent = !strcmp(tok, "spent");
     tok = strtok_r(NULL, " \t", &save);
     if (!tok) {
         snprintf(why, whylen, "missing pattern (a name or *)");
@@ -108,7 +109,7 @@ int val_split_load(const char *path, val_split *s, char err[CFG_ERR_MAX])
         if (!line[strspn(line, " \t")])
             continue;
         if (s->count >= VAL_SPLIT_MAX_RULES) {
-            snprintf(err, CFG_ERR_MAX, "%s:%d: more than %d test lines", path, lineno, VAL_SPLIT_MAX_RULES);
+            snprintf(err, CFG_ERR_MAX, "%s:%d: more than %d test and spent lines", path, lineno, VAL_SPLIT_MAX_RULES);
             lin_close(&in);
             return -1;
         }
@@ -141,20 +142,25 @@ static int rule_matches(const val_split_rule *r, const pat_params *p)
     return 1;
 }
 
-int val_split_is_test(const val_split *s, const pat_params *p)
+enum val_rows val_split_side(const val_split *s, const pat_params *p)
 {
+    int test = 0, spent = 0;
     for (int i = 0; i < s->count; i++)
         if (rule_matches(&s->rules[i], p))
-            return 1;
-    return 0;
+            *(s->rules[i].spent ? &spent : &test) = 1;
+    return !test ? VAL_ROWS_FIT : spent ? VAL_ROWS_SPENT : VAL_ROWS_TEST;
+}
+
+int val_split_is_test(const val_split *s, const pat_params *p)
+{
+    return val_split_side(s, p) == VAL_ROWS_TEST;
 }
 
 size_t val_split_mask(const val_split *s, const val_dataset *d, enum val_rows which, unsigned char *keep)
 {
     size_t n = 0;
     for (size_t i = 0; i < d->count; i++) {
-        int t = val_split_is_test(s, &d->rows[i].params);
-        keep[i] = (unsigned char)(which == VAL_ROWS_ALL || (which == VAL_ROWS_TEST) == t);
+        keep[i] = (unsigned char)(which == VAL_ROWS_ALL || val_split_side(s, &d->rows[i].params) == which);
         n += keep[i];
     }
     return n;
@@ -168,5 +174,7 @@ int val_rows_from_name(const char *name)
         return VAL_ROWS_FIT;
     if (!strcmp(name, "test"))
         return VAL_ROWS_TEST;
+    if (!strcmp(name, "spent"))
+        return VAL_ROWS_SPENT;
     return -1;
 }

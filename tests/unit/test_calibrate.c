@@ -243,6 +243,41 @@ static void split_file(void **state)
     fclose(f);
     assert_int_equal(val_split_load(path, &s, err), -1);
     assert_non_null(strstr(err, "unknown pattern"));
+    /* a spent line takes test rows out of the test side, never into the fit */
+    f = fopen(path, "w");
+    fprintf(f, "test histogram bins=3,128\nspent histogram bins=128 n=1048576\nspent counter\n");
+    fclose(f);
+    assert_int_equal(val_split_load(path, &s, err), 0);
+    p = row(PAT_HISTOGRAM, 1 << 20, 128, 1);
+    assert_int_equal(val_split_side(&s, &p), VAL_ROWS_SPENT);
+    assert_false(val_split_is_test(&s, &p));
+    p.n = 1 << 21; /* the spent line names n = 2^20 only */
+    assert_int_equal(val_split_side(&s, &p), VAL_ROWS_TEST);
+    p = row(PAT_COUNTER, 1 << 20, 1, 1); /* spent, but no test line: still fit */
+    assert_int_equal(val_split_side(&s, &p), VAL_ROWS_FIT);
+    val_dataset d = { 0 };
+    pat_params ps[] = { row(PAT_HISTOGRAM, 1 << 20, 128, 1), row(PAT_HISTOGRAM, 1 << 21, 128, 1),
+                        row(PAT_HISTOGRAM, 1 << 20, 3, 1), row(PAT_HISTOGRAM, 1 << 20, 256, 1) };
+    val_row rows[4];
+    memset(rows, 0, sizeof rows);
+    for (int i = 0; i < 4; i++)
+        rows[i].params = ps[i];
+    d.rows = rows;
+    d.count = 4;
+    unsigned char keep[4];
+    assert_int_equal(val_split_mask(&s, &d, VAL_ROWS_FIT, keep), 1);
+    assert_true(keep[3]);
+    assert_int_equal(val_split_mask(&s, &d, VAL_ROWS_TEST, keep), 2);
+    assert_true(keep[1] && keep[2]);
+    assert_int_equal(val_split_mask(&s, &d, VAL_ROWS_SPENT, keep), 1);
+    assert_true(keep[0]);
+    assert_int_equal(val_split_mask(&s, &d, VAL_ROWS_ALL, keep), 4);
+    assert_int_equal(val_rows_from_name("spent"), VAL_ROWS_SPENT);
+    f = fopen(path, "w");
+    fprintf(f, "held histogram\n");
+    fclose(f);
+    assert_int_equal(val_split_load(path, &s, err), -1);
+    assert_non_null(strstr(err, "'spent PATTERN"));
     unlink(path);
     assert_int_equal(val_split_load(path, &s, err), -1);
 }
