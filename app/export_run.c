@@ -41,6 +41,14 @@ int xr_add_bands(exp_table *t, const char *const *paths, int npaths, char err[CF
             val_dataset_free(&d);
             return -1;
         }
+        /* a band from another GPU's rows would be a wrong number that looks right */
+        if (one.gpu[0] && strcmp(one.gpu, t->gpu.gpu.name)) {
+            snprintf(err, CFG_ERR_MAX, "%s: measured on %s, but the table's GPU is %s (--residuals takes that GPU's rows)",
+                     paths[k], one.gpu, t->gpu.gpu.name);
+            val_dataset_free(&one);
+            val_dataset_free(&d);
+            return -1;
+        }
         val_row *rows = realloc(d.rows, (d.count + one.count + 1) * sizeof *rows);
         if (!rows) {
             val_dataset_free(&one);

@@ -15,7 +15,8 @@
 #include "export_sim.h"
 
 /* Error bands for every pattern of t from the rows of every measured
- * dataset named (--residuals).  0, or -1 with err. */
+ * dataset named (--residuals).  0, or -1 with err (a dataset whose `# gpu:`
+ * line names another GPU than the table's config is refused). */
 int xr_add_bands(exp_table *t, const char *const *paths, int npaths, char err[CFG_ERR_MAX]);
 
 #define XR_MAX_REUSE 1024

@@ -9,7 +9,8 @@
 # with 8 rows inside it, 1 below and 1 above.  The host's launch is 5 us,
 # so an answer's whole GPU time differs from its kernel time.  Rows outside
 # the grid, of a pattern the table lacks, or in a region of fewer than 5
-# rows make no band.  ATOMSIM may name the binary.
+# rows make no band, and rows measured on another GPU are refused.  ATOMSIM
+# may name the binary.
 set -u
 cd "$(dirname "$0")/.."
 A=${ATOMSIM:-build/atomsim}
@@ -21,7 +22,7 @@ X=(--config configs/h100.ini --only counter -p dispatch.host_launch_us=5)
 "$A" export "${X[@]}" --output "$tmp/t0.json" || exit 1
 head='pattern,n,wg,selectivity,bins,hot,addresses,smem_per_wg,reps,time_us_median,time_us_min,time_us_max,check'
 {
-    echo "# gpu: test"
+    echo "# gpu: NVIDIA H100 80GB HBM3"
     echo "$head"
     # off the grid on n, wg and shared memory
     for i in 1 2 3 4 5 6 7 8 9 10; do
@@ -32,7 +33,7 @@ sed 's/,100,100,100,/,50,50,50,/' "$tmp/probe.csv" >"$tmp/cpu.csv"
 "$A" check --routing --table "$tmp/t0.json" --gpu-data "$tmp/probe.csv" --cpu-data "$tmp/cpu.csv" \
     --rows-out "$tmp/rows.csv" >/dev/null || exit 1
 # measured = (1 + i/10) x the table's kernel answer (rows-out's pred_gpu_us)
-awk -F, -v h="$head" 'BEGIN { print "# gpu: test"; print h }
+awk -F, -v h="$head" 'BEGIN { print "# gpu: NVIDIA H100 80GB HBM3"; print h }
     NR > 1 { t = $12 * (1 + (NR - 1) / 10); printf "%s,%s,%s,%s,%s,%s,%s,%s,3,%.9g,%.9g,%.9g,ok\n", $1, $2, $3, $4, $5, $6, $7, $8, t, t, t }' \
     "$tmp/rows.csv" >"$tmp/gpu.csv"
 # the same rows over two files, and rows that must make no band: 3 in the
@@ -70,4 +71,9 @@ check_eval "bands: --rows-out gives each row's kernel band (p10 x its answer)" \
 check_eval "bands: dispatch says where the band comes from" "grep -q \"calibration: .*this table's own answers over 10 measured rows\" $tmp/d"
 "$A" dispatch --table "$tmp/t1.json" --pattern counter --n 200000 >"$tmp/d2" || exit 1
 check_eval "bands: a region of 3 rows has no band" "grep -q '^gpu_band_us: no band' $tmp/d2"
+# rows of another GPU are refused, with one line and no table
+"$A" export "${X[@]}" --residuals validate/data/h200.csv --output "$tmp/t2.json" >/dev/null 2>"$tmp/e2"
+rc=$?
+check_eval "bands: another GPU's rows are refused (exit 2, one line, no table)" \
+    "[ $rc -eq 2 ] && [ \$(wc -l <$tmp/e2) -eq 1 ] && grep -q 'measured on NVIDIA H200' $tmp/e2 && [ ! -e $tmp/t2.json ]"
 finish error_bands
