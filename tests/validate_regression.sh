@@ -14,10 +14,11 @@
 # rows, 281 of 334 ran, median |error| 2.2%, 90th percentile 13.0%,
 # Spearman 0.988; the calibration's held-out test rows
 # (validate/splits/h100.split), 47 of 50 ran, 1.7%, 6.3%, 0.986.  On
-# 2026-11-28 the split's 22 test rows that probe files measured again
-# became `spent` (tests/split_clean.sh): 28 of 28 held-out rows run, 1.8%,
-# 4.7%, Spearman 0.962 (0.980 with 1% ties), over a measured span of 77x
-# where the 50 rows spanned 1,080x, so the held-out rank floor is 0.95.
+# 2026-11-28 the split's 23 test rows that probe files measured again
+# became `spent` (tests/split_clean.sh): 27 of 27 held-out rows run, 1.7%,
+# 4.9%, Spearman 0.958 (0.977 with 1% ties), over a measured span of 77x
+# where the 47 of the 50 rows that ran spanned 320x, so the held-out rank
+# floor is 0.95 and the 90th-percentile ceiling 7%.
 set -u
 A=${ATOMSIM:-build/atomsim}
 case "$A" in
@@ -31,7 +32,7 @@ esac
 # the held-out rows: what the calibration has to generalize to
 # (the summary as CSV, read by column name; the thresholds still apply)
 out=$("$A" validate --config configs/h100.ini --data validate/data/h100.csv --max-events 2e6 -j 2 \
-    --split validate/splits/h100.split --rows test --max-median-ape 0.03 --max-p90-ape 0.08 --min-spearman 0.95 \
+    --split validate/splits/h100.split --rows test --max-median-ape 0.03 --max-p90-ape 0.07 --min-spearman 0.95 \
     --tie-pct 1 --format csv --summary)
 rc=$?
 echo "$out"

@@ -76,7 +76,8 @@ static int rows_smem_pass(const pat_params *p) { return is(p, PAT_HISTOGRAM_SHAR
  * (cas-append: one word); sub-word CAS histograms on a few lines saturate
  * their slices at the CAS pass rate.  Fitted jointly, with 2e7 events a row:
  * at 2e6 only 29 of the 77 fit rows finish, the least contended, and a price
- * fitted on them ran the held-out rows at n = 2^17 and 2^20 10% to 24% slow
+ * fitted on them ran the 1,024-bin rows at n = 2^17 and 2^20 (then held
+ * out, now spent) 10% to 24% slow
  * (43 rows finish at 2e7; about 8 minutes on 2 cores). */
 static int rows_cas(const pat_params *p)
 {
