@@ -113,18 +113,16 @@ int calrep_overlay(const char *out, int argc, char **argv, const char *data, con
                 char val[64];
                 cfg_format(cfg, kf->opt, val, sizeof val);
                 /* a model stage runs no simulator: no budget, every row predicted */
-                if (res[r].stage->model)
-                    fprintf(f, "; stage %s: was %g; %d fit rows (%.120s), %d evaluations;\n", res[r].stage->name,
-                            kf->before, res[r].rows, res[r].stage->rows, res[r].evals);
+                int model = res[r].stage->model;
+                char engine[48];
+                if (model)
+                    snprintf(engine, sizeof engine, "the analytical model");
                 else
-                    fprintf(f, "; stage %s: was %g; %d fit rows that finish (%.120s), %d evaluations;\n", res[r].stage->name,
-                            kf->before, res[r].rows, res[r].stage->rows, res[r].evals);
-                if (res[r].stage->model)
-                    fprintf(f, ";   the analytical model; objective (mean |log(predicted/measured)|) %.5f -> %.5f, median error %.1f%% -> %.1f%%\n",
-                            res[r].obj_before, res[r].obj_after, 100 * res[r].ape_before, 100 * res[r].ape_after);
-                else
-                    fprintf(f, ";   --max-events %g; objective (mean |log(predicted/measured)|) %.5f -> %.5f, median error %.1f%% -> %.1f%%\n",
-                            res[r].max_events, res[r].obj_before, res[r].obj_after, 100 * res[r].ape_before, 100 * res[r].ape_after);
+                    snprintf(engine, sizeof engine, "--max-events %g", res[r].max_events);
+                fprintf(f, "; stage %s: was %g; %d fit rows%s (%.120s), %d evaluations;\n", res[r].stage->name, kf->before,
+                        res[r].rows, model ? "" : " that finish", res[r].stage->rows, res[r].evals);
+                fprintf(f, ";   %s; objective (mean |log(predicted/measured)|) %.5f -> %.5f, median error %.1f%% -> %.1f%%\n",
+                        engine, res[r].obj_before, res[r].obj_after, 100 * res[r].ape_before, 100 * res[r].ape_after);
                 fprintf(f, "%s = %s\n", kf->opt->key, val);
             }
     return out_commit(&of, err, CFG_ERR_MAX);

@@ -143,8 +143,8 @@ int exp_wgs_per_sm(const cfg_config *gpu, const pat_params *p);
 int exp_model_gpu(void *ctx, const cfg_config *gpu, const pat_params *p, double *gpu_us, enum exp_source *src,
                   char err[CFG_ERR_MAX]);
 
-/* Scales every model cell of ep by simulator / model at its anchor, the
- * nearest simulator cell (export_anchor.c says which), and marks it
+/* Scales every model cell of ep by simulator / model at its simulator
+ * anchors (export_anchor.c says which, docs/dispatch.md section 6), and marks it
  * EXP_SOURCE_ANCHORED; a pattern without simulator cells is left as it is.
  * 0, or -1 with err. */
 int exp_anchor_pattern(const cfg_config *gpu, exp_pattern *ep, char err[CFG_ERR_MAX]);

@@ -2,13 +2,13 @@
  * (see routing.h). */
 #include "routing.h"
 
-#include "../model/dispatch_query.h"
-
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../model/dispatch_query.h"
 
 static int same_config(const pat_params *a, const pat_params *b)
 {
@@ -84,12 +84,14 @@ int val_route_score(const tbl_table *t, const val_dataset *gpu, const val_datase
         }
         gape[st->rows] = fabs(r->cost.gpu_kernel_us / r->gpu_us - 1);
         cape[st->rows] = fabs(r->cost.cpu_compute_us / r->cpu_us - 1);
+        /* the band scales the kernel part of the answer only */
+        double fixed = r->cost.gpu_us - r->cost.gpu_kernel_us;
+        r->kernel_lo_us = r->cost.gpu_lo_us - fixed;
+        r->kernel_hi_us = r->cost.gpu_hi_us - fixed;
         if (r->cost.band_rows) {
-            /* the band scales the kernel part of the answer only */
-            double fixed = r->cost.gpu_us - r->cost.gpu_kernel_us;
             st->banded++;
-            st->band_below += r->gpu_us < r->cost.gpu_lo_us - fixed;
-            st->band_above += r->gpu_us > r->cost.gpu_hi_us - fixed;
+            st->band_below += r->gpu_us < r->kernel_lo_us;
+            st->band_above += r->gpu_us > r->kernel_hi_us;
         }
         st->rows++;
     }

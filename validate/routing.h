@@ -24,6 +24,8 @@ typedef struct val_route_row {
     pat_params params;
     double gpu_us, cpu_us;            /* measured medians */
     tbl_answer cost, seed;            /* the table's answers under each rule */
+    double kernel_lo_us, kernel_hi_us; /* the cost answer's band on the kernel alone, which the
+                                          band scales (= gpu_kernel_us when no band) */
     int misroute[2];                  /* [rule] */
 } val_route_row;
 
