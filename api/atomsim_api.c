@@ -292,6 +292,9 @@ int atomsim_lookup(const atomsim_table *t, const atomsim_query *q, atomsim_answe
     out->gpu_lo_us = a.gpu_lo_us;
     out->gpu_hi_us = a.gpu_hi_us;
     out->band_rows = a.band_rows;
+    out->cpu_lo_us = a.cpu_lo_us;
+    out->cpu_hi_us = a.cpu_hi_us;
+    out->cpu_band_rows = a.cpu_band_rows;
     out->gpu_kernel_us = a.gpu_kernel_us;
     out->cpu_compute_us = a.cpu_compute_us;
     out->cost_decision = (int)a.d.cost_target;

@@ -165,16 +165,18 @@ void crep_routing_rows(FILE *f, const val_route_row *rows, size_t n)
     char params[256];
     pat_csv_header(PAT_CSV_TABLE, params, sizeof params);
     fprintf(f, "pattern,%s,gpu_us,cpu_us,faster,pred_gpu_us,pred_cpu_us,cost_decision,seed_decision,seed_reason,"
-               "cost_misroute,seed_misroute,band_rows,pred_gpu_lo_us,pred_gpu_hi_us\n",
+               "cost_misroute,seed_misroute,band_rows,pred_gpu_lo_us,pred_gpu_hi_us,cpu_band_rows,pred_cpu_lo_us,"
+               "pred_cpu_hi_us\n",
             params);
     for (size_t i = 0; i < n; i++) {
         const val_route_row *r = &rows[i];
         fprintf(f, "%s,", pat_name(r->params.pattern));
         pat_csv_write(f, PAT_CSV_TABLE, &r->params, 6);
-        fprintf(f, ",%.6g,%.6g,%s,%.6g,%.6g,%s,%s,%s,%d,%d,%d,%.6g,%.6g\n", r->gpu_us, r->cpu_us,
+        fprintf(f, ",%.6g,%.6g,%s,%.6g,%.6g,%s,%s,%s,%d,%d,%d,%.6g,%.6g,%d,%.6g,%.6g\n", r->gpu_us, r->cpu_us,
                 r->gpu_us < r->cpu_us ? "gpu" : "cpu", r->cost.gpu_kernel_us, r->cost.cpu_compute_us,
                 dsp_target_name(r->cost.d.target), dsp_target_name(r->seed.d.target), dsp_reason_name(r->seed.d.seed_reason),
-                r->misroute[0], r->misroute[1], r->cost.band_rows, r->kernel_lo_us, r->kernel_hi_us);
+                r->misroute[0], r->misroute[1], r->cost.band_rows, r->part_lo_us[EXP_SIDE_GPU], r->part_hi_us[EXP_SIDE_GPU],
+                r->cost.cpu_band_rows, r->part_lo_us[EXP_SIDE_CPU], r->part_hi_us[EXP_SIDE_CPU]);
     }
 }
 
@@ -182,12 +184,17 @@ void crep_routing_stats(const val_route_stats *s, int csv)
 {
     double n = s->rows ? (double)s->rows : NAN;
     if (csv) {
-        /* the band's coverage belongs to the table, not a rule: the same on both lines */
-        printf("rule,rows,misroutes,misroute_pct,regret_pct,banded,band_inside,band_below,band_above\n");
-        for (int r = 0; r < 2; r++)
-            printf("%s,%zu,%zu,%.2f,%.2f,%zu,%zu,%zu,%zu\n", dsp_rule_name((enum dsp_rule)r), s->rows, s->misroutes[r],
-                   100 * s->misroutes[r] / n, 100 * s->regret[r], s->banded, s->banded - s->band_below - s->band_above,
-                   s->band_below, s->band_above);
+        /* the bands' coverage belongs to the table, not a rule: the same on both lines */
+        printf("rule,rows,misroutes,misroute_pct,regret_pct,banded,band_inside,band_below,band_above,"
+               "cpu_banded,cpu_band_inside,cpu_band_below,cpu_band_above\n");
+        for (int r = 0; r < 2; r++) {
+            printf("%s,%zu,%zu,%.2f,%.2f", dsp_rule_name((enum dsp_rule)r), s->rows, s->misroutes[r],
+                   100 * s->misroutes[r] / n, 100 * s->regret[r]);
+            for (int side = 0; side < EXP_SIDES; side++)
+                printf(",%zu,%zu,%zu,%zu", s->banded[side], s->banded[side] - s->band_below[side] - s->band_above[side],
+                       s->band_below[side], s->band_above[side]);
+            printf("\n");
+        }
         return;
     }
     printf("truth set: %zu configurations measured on both sides (%zu GPU faster, %zu CPU faster)", s->rows,
@@ -199,10 +206,14 @@ void crep_routing_stats(const val_route_stats *s, int csv)
                100 * s->regret[r]);
     printf("table vs measured: GPU kernel median %.1f%%, p90 %.1f%%; CPU tier median %.1f%%, p90 %.1f%%\n",
            100 * s->gpu_median_ape, 100 * s->gpu_p90_ape, 100 * s->cpu_median_ape, 100 * s->cpu_p90_ape);
-    if (s->banded) {
-        size_t inside = s->banded - s->band_below - s->band_above;
-        printf("error band (p10..p90, 80%% inside if right): %zu of %zu banded rows inside (%.1f%%), %zu below, %zu above\n",
-               inside, s->banded, 100.0 * inside / s->banded, s->band_below, s->band_above);
-    } else
-        printf("error band: no scored row's answer has a band\n");
+    static const char *const label[EXP_SIDES] = { "GPU error band", "CPU error band" };
+    for (int side = 0; side < EXP_SIDES; side++) {
+        if (s->banded[side]) {
+            size_t inside = s->banded[side] - s->band_below[side] - s->band_above[side];
+            printf("%s (p10..p90, 80%% inside if right): %zu of %zu banded rows inside (%.1f%%), %zu below, %zu above\n",
+                   label[side], inside, s->banded[side], 100.0 * inside / s->banded[side], s->band_below[side],
+                   s->band_above[side]);
+        } else
+            printf("%s: no scored row's answer has a band\n", label[side]);
+    }
 }

@@ -19,7 +19,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: atomsim export --config FILE [--cpu FILE] [-p section.key=value ...]\n"
                "                      [--format json|csv|c-header] [--output FILE] [--only PATTERN[,...]]\n"
-               "                      [--residuals validate/data/GPU.csv ...]\n"
+               "                      [--residuals validate/data/GPU.csv ...] [--cpu-residuals CPU.csv ...]\n"
                "                      [--engine model|sim] [-j N] [--shard K/N] [--max-events N]\n"
                "                      [--sim-max-n N] [--sim-wg LIST] [--sim-smem LIST] [--anchor LIST|none]\n"
                "                      [--count] [--list]\n"
@@ -32,6 +32,8 @@ static void usage(FILE *f)
                "used (the GPU host's 16 workers, see configs/cpu-gpuhost-16core.ini).  --residuals names a\n"
                "measured dataset of this GPU (repeatable): each pattern then carries error bands, the 10th to 90th\n"
                "percentile of measured / the table's own answer over its rows, per region of n, that dispatch prints.\n"
+               "--cpu-residuals does the same for the CPU tier's column from cpubench datasets (repeatable) measured\n"
+               "with the tier's worker count, ideally on several hosts of its kind.\n"
                "--format csv is the cells alone, header first; with --output FILE the table's provenance\n"
                "(configs, hashes, rule, thresholds, version) goes to FILE.meta.json beside it.\n"
                "--engine sim: the simulator fills the GPU time of the cells with n <= --sim-max-n (default 2^22),\n"
@@ -104,7 +106,10 @@ int cmd_export(int argc, char **argv)
         OPT_CHOICE("format", &format, formats, .given = &x.format_given),
         OPT_STRING("output", &x.out_path),
         OPT_CALL("only", 1, parse_only, &x.scope.only),
-        OPT_LIST("residuals", x.residuals, &x.nresiduals, XO_MAX_RESIDUALS, .noun = "datasets"),
+        OPT_LIST("residuals", x.bands.paths[EXP_SIDE_GPU], &x.bands.count[EXP_SIDE_GPU], XR_MAX_RESIDUALS,
+                 .noun = "datasets"),
+        OPT_LIST("cpu-residuals", x.bands.paths[EXP_SIDE_CPU], &x.bands.count[EXP_SIDE_CPU], XR_MAX_RESIDUALS,
+                 .noun = "datasets"),
         OPT_CHOICE("engine", &x.sim, engines),
         OPT_JOBS(&x.jobs, .given = sim),
         OPT_CALL("shard", 1, parse_sim, &x, .given = sim),

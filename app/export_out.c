@@ -52,11 +52,10 @@ static int write_end(out_file *of, int wrc, char *err)
 }
 
 /* Writes the table (with its bands) where --output says.  Takes t. */
-static int write_table(exp_table *t, enum exp_format fmt, const char *out_path, const char *const *residuals,
-                       int nresiduals)
+static int write_table(exp_table *t, enum exp_format fmt, const char *out_path, const xr_band_sources *bands)
 {
     char err[CFG_ERR_MAX];
-    if (nresiduals && xr_add_bands(t, residuals, nresiduals, err)) {
+    if ((bands->count[EXP_SIDE_GPU] || bands->count[EXP_SIDE_CPU]) && xr_add_bands(t, bands, err)) {
         cli_error("export", "%s", err);
         exp_free(t);
         return 2;
@@ -163,7 +162,7 @@ static int export_sim(const cfg_config *cfg, const cpu_config *cpu, const xo_arg
     } else {
         xr_cost_of(&o, o.table, &c);
         report(&c, sa, xr_now() - o.started, 1);
-        rc = write_table(o.table, sa->format, sa->out_path, sa->residuals, sa->nresiduals);
+        rc = write_table(o.table, sa->format, sa->out_path, &sa->bands);
     }
     xr_outcome_free(&o);
     return rc;
@@ -217,5 +216,5 @@ int xo_run(const cfg_config *cfg, const cpu_config *cpu, const xo_args *x)
         cli_error("export", "%s", err);
         return 1;
     }
-    return write_table(t, x->format, x->out_path, x->residuals, x->nresiduals);
+    return write_table(t, x->format, x->out_path, &x->bands);
 }

@@ -9,14 +9,11 @@
 #include "../model/export.h"
 #include "export_run.h"
 
-#define XO_MAX_RESIDUALS 16
-
 typedef struct xo_args {
     enum exp_format format;
     int format_given;
     const char *out_path;               /* --output; NULL: stdout */
-    const char *residuals[XO_MAX_RESIDUALS];
-    int nresiduals;
+    xr_band_sources bands;              /* --residuals, --cpu-residuals */
     /* --engine sim and what only it takes */
     int sim, sim_flags;                 /* sim_flags: a flag of the simulator's was given */
     int merge, count_only, list, jobs, shard_given;

@@ -31,49 +31,87 @@ static int load_back(const exp_table *t, tbl_table **out, char err[CFG_ERR_MAX])
     return rc;
 }
 
-int xr_add_bands(exp_table *t, const char *const *paths, int npaths, char err[CFG_ERR_MAX])
+/* A dataset is a side's when its provenance says so: a GPU's rows carry
+ * its `# gpu:` line (and must name the table's GPU), a CPU tier's come
+ * from cpubench with as many workers as the table's tier.  A band from
+ * another machine's rows would be a wrong number that looks right. */
+static int side_check(const exp_table *t, enum exp_side side, const char *path, const val_dataset *d,
+                      char err[CFG_ERR_MAX])
 {
-    /* the datasets as one, so that a region's quantiles see every row */
-    val_dataset d = { 0 };
+    if (side == EXP_SIDE_GPU) {
+        if (d->gpu[0] && strcmp(d->gpu, t->gpu.gpu.name)) {
+            snprintf(err, CFG_ERR_MAX, "%s: measured on %s, but the table's GPU is %s (--residuals takes that GPU's rows)",
+                     path, d->gpu, t->gpu.gpu.name);
+            return -1;
+        }
+        return 0;
+    }
+    if (d->gpu[0] || strcmp(d->harness, "cpubench")) {
+        snprintf(err, CFG_ERR_MAX, "%s: not a cpubench dataset (--cpu-residuals takes the CPU tier's rows)", path);
+        return -1;
+    }
+    if (d->workers != t->cpu.workers) {
+        snprintf(err, CFG_ERR_MAX, "%s: measured with %d workers, but the table's CPU tier has %d", path, d->workers,
+                 t->cpu.workers);
+        return -1;
+    }
+    return 0;
+}
+
+/* The datasets of one side as one, so that a region's quantiles see every
+ * row.  0, or -1 with err. */
+static int load_side(const exp_table *t, enum exp_side side, const char *const *paths, int npaths, val_dataset *d,
+                     char err[CFG_ERR_MAX])
+{
+    memset(d, 0, sizeof *d);
     for (int k = 0; k < npaths; k++) {
         val_dataset one;
         if (val_dataset_load(paths[k], &one, err)) {
-            val_dataset_free(&d);
+            val_dataset_free(d);
             return -1;
         }
-        /* a band from another GPU's rows would be a wrong number that looks right */
-        if (one.gpu[0] && strcmp(one.gpu, t->gpu.gpu.name)) {
-            snprintf(err, CFG_ERR_MAX, "%s: measured on %s, but the table's GPU is %s (--residuals takes that GPU's rows)",
-                     paths[k], one.gpu, t->gpu.gpu.name);
+        if (side_check(t, side, paths[k], &one, err)) {
             val_dataset_free(&one);
-            val_dataset_free(&d);
+            val_dataset_free(d);
             return -1;
         }
-        val_row *rows = realloc(d.rows, (d.count + one.count + 1) * sizeof *rows);
+        val_row *rows = realloc(d->rows, (d->count + one.count + 1) * sizeof *rows);
         if (!rows) {
             val_dataset_free(&one);
-            val_dataset_free(&d);
+            val_dataset_free(d);
             snprintf(err, CFG_ERR_MAX, "out of memory");
             return -1;
         }
-        memcpy(rows + d.count, one.rows, one.count * sizeof *rows);
-        d.rows = rows;
-        d.count += one.count;
+        memcpy(rows + d->count, one.rows, one.count * sizeof *rows);
+        d->rows = rows;
+        d->count += one.count;
         val_dataset_free(&one);
     }
+    return 0;
+}
+
+int xr_add_bands(exp_table *t, const xr_band_sources *src, char err[CFG_ERR_MAX])
+{
+    val_dataset d[EXP_SIDES] = { { 0 } };
+    int rc = 0;
+    for (int s = 0; rc == 0 && s < EXP_SIDES; s++)
+        rc = load_side(t, (enum exp_side)s, src->paths[s], src->count[s], &d[s], err);
     /* the bands hold each row to the table's own answer, so the table is
      * read back as a user's lookup would read it */
     tbl_table *lt = NULL;
-    int rc = load_back(t, &lt, err);
-    for (int i = 0; rc == 0 && i < t->pattern_count; i++) {
-        exp_band b[EXP_MAX_BANDS];
-        int count;
-        rc = val_bands(lt, &d, t->patterns[i].pattern, b, &count, err);
-        if (rc == 0)
-            exp_set_bands(t, t->patterns[i].pattern, b, count);
-    }
+    if (rc == 0)
+        rc = load_back(t, &lt, err);
+    for (int s = 0; rc == 0 && s < EXP_SIDES; s++)
+        for (int i = 0; rc == 0 && src->count[s] && i < t->pattern_count; i++) {
+            exp_band b[EXP_MAX_BANDS];
+            int count;
+            rc = val_bands(lt, &d[s], t->patterns[i].pattern, (enum exp_side)s, b, &count, err);
+            if (rc == 0)
+                exp_set_bands(t, t->patterns[i].pattern, (enum exp_side)s, b, count);
+        }
     tbl_free(lt);
-    val_dataset_free(&d);
+    for (int s = 0; s < EXP_SIDES; s++)
+        val_dataset_free(&d[s]);
     return rc;
 }
 

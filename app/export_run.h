@@ -14,10 +14,20 @@
 #include "../model/export.h"
 #include "export_sim.h"
 
-/* Error bands for every pattern of t from the rows of every measured
- * dataset named (--residuals).  0, or -1 with err (a dataset whose `# gpu:`
- * line names another GPU than the table's config is refused). */
-int xr_add_bands(exp_table *t, const char *const *paths, int npaths, char err[CFG_ERR_MAX]);
+#define XR_MAX_RESIDUALS 16
+
+/* The measured datasets behind each side's bands: vkbench rows of the
+ * table's GPU (--residuals), cpubench rows of hosts with the table's CPU
+ * tier's workers (--cpu-residuals). */
+typedef struct xr_band_sources {
+    const char *paths[EXP_SIDES][XR_MAX_RESIDUALS];
+    int count[EXP_SIDES];
+} xr_band_sources;
+
+/* Error bands for every pattern of t, for each side with datasets.  0, or
+ * -1 with err (a dataset of another GPU, or a CPU dataset not from
+ * cpubench or with another worker count, is refused). */
+int xr_add_bands(exp_table *t, const xr_band_sources *src, char err[CFG_ERR_MAX]);
 
 #define XR_MAX_REUSE 1024
 

@@ -360,14 +360,14 @@ int exp_build(const cfg_config *gpu, const cpu_config *cpu, const exp_options *o
     return 0;
 }
 
-void exp_set_bands(exp_table *t, enum pat_id id, const exp_band *bands, int count)
+void exp_set_bands(exp_table *t, enum pat_id id, enum exp_side side, const exp_band *bands, int count)
 {
     for (int i = 0; i < t->pattern_count; i++)
         if (t->patterns[i].pattern == id) {
             if (count > EXP_MAX_BANDS)
                 count = EXP_MAX_BANDS;
-            memcpy(t->patterns[i].bands, bands, (size_t)count * sizeof *bands);
-            t->patterns[i].band_count = count;
+            memcpy(t->patterns[i].bands[side], bands, (size_t)count * sizeof *bands);
+            t->patterns[i].band_count[side] = count;
         }
 }
 

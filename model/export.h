@@ -83,7 +83,7 @@ typedef struct exp_host_cell {
     double density, density_fraction;
 } exp_host_cell;
 
-/* The error of the GPU column over one region of a pattern: the 10th,
+/* The error of one side's column over one region of a pattern: the 10th,
  * 50th and 90th percentiles of measured / the table's answer over the
  * measured rows that fall in it (docs/dispatch.md, "Error bands"). */
 typedef struct exp_band {
@@ -93,6 +93,10 @@ typedef struct exp_band {
 } exp_band;
 #define EXP_MAX_BANDS 4
 
+/* Whose times a band holds: the GPU's kernel (vkbench rows) or the CPU
+ * tier's compute (cpubench rows). */
+enum exp_side { EXP_SIDE_GPU, EXP_SIDE_CPU, EXP_SIDES };
+
 typedef struct exp_pattern {
     enum pat_id pattern;
     int axis_count;
@@ -101,8 +105,8 @@ typedef struct exp_pattern {
     size_t cell_count, host_cell_count;
     exp_cell *cells;
     exp_host_cell *host_cells;        /* row-major over the axes that are not GPU-only */
-    int band_count;
-    exp_band bands[EXP_MAX_BANDS];
+    int band_count[EXP_SIDES];
+    exp_band bands[EXP_SIDES][EXP_MAX_BANDS];
 } exp_pattern;
 
 /* Fills the GPU time of one grid point; the model's by default. */
@@ -157,8 +161,8 @@ int exp_decide_point(const cfg_config *gpu, const cpu_config *cpu, const pat_par
 int exp_build(const cfg_config *gpu, const cpu_config *cpu, const exp_options *opts, exp_table **out,
               char err[CFG_ERR_MAX]);
 
-/* Attaches error bands to one pattern (replacing any it had). */
-void exp_set_bands(exp_table *t, enum pat_id id, const exp_band *bands, int count);
+/* Attaches one side's error bands to one pattern (replacing any it had). */
+void exp_set_bands(exp_table *t, enum pat_id id, enum exp_side side, const exp_band *bands, int count);
 
 int exp_write(const exp_table *t, enum exp_format f, FILE *out, char err[CFG_ERR_MAX]);
 /* A prediction as every export writes it: six significant digits, an

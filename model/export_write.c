@@ -163,6 +163,32 @@ static double get_host(const void *base, size_t i, int field)
     return host_value(&((const exp_host_cell *)base)[i], (enum host_field)field);
 }
 
+/* A band's numbers as every export writes them: n_lo, n_hi exact, then
+ * p10, p50, p90 at six digits. */
+#define BAND_VALUES 5
+static void band_values(const exp_band *eb, char v[BAND_VALUES][48])
+{
+    cfg_format_exact(v[0], 48, eb->n_lo);
+    cfg_format_exact(v[1], 48, eb->n_hi);
+    exp_format_value(v[2], 48, eb->p10);
+    exp_format_value(v[3], 48, eb->p50);
+    exp_format_value(v[4], 48, eb->p90);
+}
+
+/* One side's error bands as a JSON list. */
+static void json_bands(FILE *f, const char *name, const exp_band *bands, int count, int last)
+{
+    fprintf(f, "      \"%s\": [", name);
+    for (int b = 0; b < count; b++) {
+        const exp_band *eb = &bands[b];
+        char v[BAND_VALUES][48];
+        band_values(eb, v);
+        fprintf(f, "%s\n        {\"n_lo\": %s, \"n_hi\": %s, \"rows\": %d, \"p10\": %s, \"p50\": %s, \"p90\": %s}",
+                b ? "," : "", v[0], v[1], eb->rows, v[2], v[3], v[4]);
+    }
+    fprintf(f, "%s]%s\n", count ? "\n      " : "", last ? "" : ",");
+}
+
 static void json_pattern(FILE *f, const exp_pattern *ep)
 {
     char buf[48];
@@ -196,19 +222,10 @@ static void json_pattern(FILE *f, const exp_pattern *ep)
     fputs("      },\n      \"host_cells\": {\n", f);
     for (int h = 0; h < H_COUNT; h++)
         json_numbers(f, host_names[h], ep->host_cell_count, get_host, ep->host_cells, h, h + 1 == H_COUNT);
-    fputs("      },\n      \"error_bands\": [", f);
-    for (int b = 0; b < ep->band_count; b++) {
-        const exp_band *eb = &ep->bands[b];
-        char lo[48], hi[48], p10[48], p50[48], p90[48];
-        cfg_format_exact(lo, sizeof lo, eb->n_lo);
-        cfg_format_exact(hi, sizeof hi, eb->n_hi);
-        exp_format_value(p10, sizeof p10, eb->p10);
-        exp_format_value(p50, sizeof p50, eb->p50);
-        exp_format_value(p90, sizeof p90, eb->p90);
-        fprintf(f, "%s\n        {\"n_lo\": %s, \"n_hi\": %s, \"rows\": %d, \"p10\": %s, \"p50\": %s, \"p90\": %s}",
-                b ? "," : "", lo, hi, eb->rows, p10, p50, p90);
-    }
-    fputs(ep->band_count ? "\n      ]\n    }" : "]\n    }", f);
+    fputs("      },\n", f);
+    json_bands(f, "error_bands", ep->bands[EXP_SIDE_GPU], ep->band_count[EXP_SIDE_GPU], 0);
+    json_bands(f, "cpu_error_bands", ep->bands[EXP_SIDE_CPU], ep->band_count[EXP_SIDE_CPU], 1);
+    fputs("    }", f);
 }
 
 static void write_json(const exp_table *t, FILE *f)
@@ -345,6 +362,20 @@ static void c_doubles(FILE *f, const char *id, const char *what, size_t count,
  * that it answers bit for bit as libatomsim does on the JSON of the same
  * export (the arrays print with the JSON's number formats, so they hold the
  * same doubles).  tests/unit/test_c_api_header.c holds it to that. */
+/* One side's error bands as designated initializers of an
+ * atomsim_ct_pattern, with the JSON's numbers. */
+static void c_bands(FILE *f, const char *count_field, const char *field, const exp_band *bands, int count)
+{
+    fprintf(f, "        .%s = %d, .%s = {", count_field, count, field);
+    for (int b = 0; b < count; b++) {
+        const exp_band *eb = &bands[b];
+        char v[BAND_VALUES][48];
+        band_values(eb, v);
+        fprintf(f, "%s{%s, %s, %d, %s, %s, %s}", b ? ", " : "", v[0], v[1], eb->rows, v[2], v[3], v[4]);
+    }
+    fprintf(f, "%s},\n", count ? "" : "{0}");
+}
+
 static void write_c_header(const exp_table *t, FILE *f)
 {
     static const char *const shared_src[] = {
@@ -393,6 +424,8 @@ static void write_c_header(const exp_table *t, FILE *f)
         "    int cost_decision, seed_decision, seed_reason;\n",
         "    double density_fraction, penalty;\n",
         "    int inhibited, source, extrapolated;\n",
+        "    double cpu_lo_us, cpu_hi_us;      /* the CPU tier's band, as gpu_lo_us and gpu_hi_us are the GPU's */\n",
+        "    int cpu_band_rows;\n",
         "} atomsim_ct_answer;\n",
         "\n",
         "typedef struct atomsim_ct_band {\n",
@@ -410,8 +443,8 @@ static void write_c_header(const exp_table *t, FILE *f)
         "    size_t cells, host_cells;\n",
         "    const double *gpu_us, *cpu_us, *density, *density_fraction;\n",
         "    const char *source, *decision, *seed_decision, *seed_reason;\n",
-        "    int band_count;\n",
-        "    atomsim_ct_band bands[ATOMSIM_CT_MAX_BANDS];\n",
+        "    int band_count, cpu_band_count;\n",
+        "    atomsim_ct_band bands[ATOMSIM_CT_MAX_BANDS], cpu_bands[ATOMSIM_CT_MAX_BANDS];\n",
         "} atomsim_ct_pattern;\n",
         "\n",
         "typedef struct atomsim_ct_policy {\n",
@@ -640,7 +673,7 @@ static void write_c_header(const exp_table *t, FILE *f)
         "{\n",
         "    const atomsim_ct_policy *pol = &atomsim_ct_table_policy;\n",
         "    const atomsim_ct_pattern *tp;\n",
-        "    const atomsim_ct_band *band = 0;\n",
+        "    const atomsim_ct_band *band = 0, *cpu_band = 0;\n",
         "    int idx[ATOMSIM_CT_MAX_AXES], ax, smem_ax = -1, extrapolated = 0, source, rule, data_on, atomics, inhibited;\n",
         "    int cost_target, seed_target, seed_reason = ATOMSIM_REASON_GPU_FASTER;\n",
         "    double w[ATOMSIM_CT_MAX_AXES], kernel, compute, fraction, gpu, cpu, penalty, in_bytes;\n",
@@ -730,6 +763,9 @@ static void write_c_header(const exp_table *t, FILE *f)
         "    for (ax = 0; ax < tp->band_count && !band; ax++)\n",
         "        if (q->n >= tp->bands[ax].n_lo && q->n < tp->bands[ax].n_hi)\n",
         "            band = &tp->bands[ax];\n",
+        "    for (ax = 0; ax < tp->cpu_band_count && !cpu_band; ax++)\n",
+        "        if (q->n >= tp->cpu_bands[ax].n_lo && q->n < tp->cpu_bands[ax].n_hi)\n",
+        "            cpu_band = &tp->cpu_bands[ax];\n",
         "    a->rule = rule;\n",
         "    a->data_on = data_on;\n",
         "    if (rule == ATOMSIM_RULE_SEED) {\n",
@@ -754,6 +790,9 @@ static void write_c_header(const exp_table *t, FILE *f)
         "    a->inhibited = inhibited;\n",
         "    a->source = source;\n",
         "    a->extrapolated = extrapolated;\n",
+        "    a->cpu_lo_us = cpu - compute + compute * (cpu_band ? cpu_band->p10 : 1);\n",
+        "    a->cpu_hi_us = cpu - compute + compute * (cpu_band ? cpu_band->p90 : 1);\n",
+        "    a->cpu_band_rows = cpu_band ? cpu_band->rows : 0;\n",
         "    return ATOMSIM_OK;\n",
         "}\n",
     };
@@ -911,19 +950,9 @@ static void write_c_header(const exp_table *t, FILE *f)
                    "        .decision = atomsim_%s_decision, .seed_decision = atomsim_%s_seed_decision,\n"
                    "        .seed_reason = atomsim_%s_seed_reason,\n",
                 id, id, id, id, id, id, id, id);
-        fprintf(f, "        .band_count = %d, .bands = {", ep->band_count);
-        for (int b = 0; b < ep->band_count; b++) {
-            /* the JSON's formats: exact n bounds, six digits for the percentiles */
-            const exp_band *eb = &ep->bands[b];
-            char lo[48], hi[48], p10[48], p50[48], p90[48];
-            cfg_format_exact(lo, sizeof lo, eb->n_lo);
-            cfg_format_exact(hi, sizeof hi, eb->n_hi);
-            exp_format_value(p10, sizeof p10, eb->p10);
-            exp_format_value(p50, sizeof p50, eb->p50);
-            exp_format_value(p90, sizeof p90, eb->p90);
-            fprintf(f, "%s{%s, %s, %d, %s, %s, %s}", b ? ", " : "", lo, hi, eb->rows, p10, p50, p90);
-        }
-        fputs(ep->band_count ? "},\n    },\n" : "{0}},\n    },\n", f);
+        c_bands(f, "band_count", "bands", ep->bands[EXP_SIDE_GPU], ep->band_count[EXP_SIDE_GPU]);
+        c_bands(f, "cpu_band_count", "cpu_bands", ep->bands[EXP_SIDE_CPU], ep->band_count[EXP_SIDE_CPU]);
+        fputs("    },\n", f);
     }
     fputs("};\n\nstatic const atomsim_ct_policy atomsim_ct_table_policy = {\n"
           "    ATOMSIM_COST_TABLE_RULE, ATOMSIM_COST_TABLE_DATA_ON, ATOMSIM_COST_TABLE_HOST_LAUNCH_US,\n"

@@ -32,8 +32,8 @@ typedef struct tbl_pattern {
     double *gpu_us, *log_gpu_us;      /* the logarithms once at load: a lookup mixes them */
     char *source;
     double *host[H_FIELDS], *log_cpu_us;
-    int band_count;
-    exp_band bands[EXP_MAX_BANDS];
+    int band_count[EXP_SIDES];
+    exp_band bands[EXP_SIDES][EXP_MAX_BANDS];
 } tbl_pattern;
 
 struct tbl_table {
@@ -203,13 +203,16 @@ static int load_axes(tbl_pattern *tp, const cJSON *axes, const char *name, char 
     return 0;
 }
 
-static int load_bands(tbl_pattern *tp, const cJSON *bands, const char *name, char err[CFG_ERR_MAX])
+/* One side's bands, which a table may leave out (no band: the answer says
+ * so).  A table exported before the CPU's bands has none for the CPU. */
+static int load_bands(tbl_pattern *tp, enum exp_side side, const cJSON *bands, const char *name, char err[CFG_ERR_MAX])
 {
     const cJSON *b;
     if (!bands)
         return 0;
     if (!cJSON_IsArray(bands) || cJSON_GetArraySize(bands) > EXP_MAX_BANDS)
-        return fail(err, name, "error_bands is not a list of at most 4");
+        return fail(err, name, side == EXP_SIDE_CPU ? "cpu_error_bands is not a list of at most 4"
+                                                    : "error_bands is not a list of at most 4");
     cJSON_ArrayForEach(b, bands)
     {
         static const char *const keys[] = { "n_lo", "n_hi", "rows", "p10", "p50", "p90" };
@@ -222,7 +225,7 @@ static int load_bands(tbl_pattern *tp, const cJSON *bands, const char *name, cha
         }
         if (!(v[0] < v[1]) || !(v[3] > 0 && v[3] <= v[4] && v[4] <= v[5]) || v[2] != floor(v[2]) || v[2] > INT_MAX)
             return fail(err, name, "an error band is out of order");
-        exp_band *eb = &tp->bands[tp->band_count++];
+        exp_band *eb = &tp->bands[side][tp->band_count[side]++];
         *eb = (exp_band){ v[0], v[1], (int)v[2], v[3], v[4], v[5] };
     }
     return 0;
@@ -269,7 +272,8 @@ static int load_pattern(tbl_table *t, const cJSON *p, char err[CFG_ERR_MAX])
         tp->log_gpu_us[i] = log(tp->gpu_us[i]); /* -inf for a 0, which interpolate() never mixes */
     for (size_t i = 0; i < tp->host_cells; i++)
         tp->log_cpu_us[i] = log(tp->host[H_CPU][i]);
-    if (load_bands(tp, cJSON_GetObjectItemCaseSensitive(p, "error_bands"), nm, err))
+    if (load_bands(tp, EXP_SIDE_GPU, cJSON_GetObjectItemCaseSensitive(p, "error_bands"), nm, err) ||
+        load_bands(tp, EXP_SIDE_CPU, cJSON_GetObjectItemCaseSensitive(p, "cpu_error_bands"), nm, err))
         return -1;
     tp->present = 1;
     return 0;
@@ -666,11 +670,11 @@ static double interpolate(const tbl_pattern *tp, const double *field, unsigned u
     return corner[0];
 }
 
-static const exp_band *band_of(const tbl_pattern *tp, double n)
+static const exp_band *band_of(const tbl_pattern *tp, enum exp_side side, double n)
 {
-    for (int b = 0; b < tp->band_count; b++)
-        if (n >= tp->bands[b].n_lo && n < tp->bands[b].n_hi)
-            return &tp->bands[b];
+    for (int b = 0; b < tp->band_count[side]; b++)
+        if (n >= tp->bands[side][b].n_lo && n < tp->bands[side][b].n_hi)
+            return &tp->bands[side][b];
     return NULL;
 }
 
@@ -755,9 +759,14 @@ int tbl_lookup(const tbl_table *t, const tbl_query *q, tbl_answer *a, char err[C
     a->rule = pol.rule;
     a->data_on = pol.data_on;
 
-    const exp_band *b = band_of(tp, q->n);
+    /* a band scales the part of the time it measured: the kernel, the CPU's compute */
+    const exp_band *b = band_of(tp, EXP_SIDE_GPU, q->n);
     a->band_rows = b ? b->rows : 0;
     a->gpu_lo_us = a->gpu_us - a->gpu_kernel_us + a->gpu_kernel_us * (b ? b->p10 : 1);
     a->gpu_hi_us = a->gpu_us - a->gpu_kernel_us + a->gpu_kernel_us * (b ? b->p90 : 1);
+    b = band_of(tp, EXP_SIDE_CPU, q->n);
+    a->cpu_band_rows = b ? b->rows : 0;
+    a->cpu_lo_us = a->cpu_us - a->cpu_compute_us + a->cpu_compute_us * (b ? b->p10 : 1);
+    a->cpu_hi_us = a->cpu_us - a->cpu_compute_us + a->cpu_compute_us * (b ? b->p90 : 1);
     return 0;
 }

@@ -1,6 +1,7 @@
 # tables.mk - `make tables`: the shipped cost tables, one per calibrated GPU,
-# against the GPU host's 16-core CPU tier, with error bands from the GPU's
-# contract datasets and spent truth sets (docs/dispatch.md).
+# against the GPU host's 16-core CPU tier, with the GPU column's error bands
+# from the GPU's contract datasets and spent truth sets, and the CPU
+# column's from those sets' cpubench runs (docs/dispatch.md).
 #
 # A table's GPU column is made by the engine TABLE_ENGINE_GPU names. With
 # sim, the simulator fills its default scope (docs/dispatch.md, section 6:
@@ -30,6 +31,15 @@ TABLE_RESIDUALS_h100 := validate/data/h100.csv validate/data/probes/h100-wg-size
                         $(foreach k,$(TABLE_SPENT_h100),validate/truth/routing-$(k)-h100.csv)
 TABLE_RESIDUALS_h200 := validate/data/h200.csv validate/data/probes/h200-occupancy-probe.csv \
                         $(foreach k,$(TABLE_SPENT_h200),validate/truth/routing-$(k)-h200.csv)
+# The CPU column's bands: the cpubench rows of the same spent sets, each
+# measured on the host of that set's GPU run (sets 1 and 2 on the H100's
+# host measured outside the project, "gpuhost"), one host a set, so that a
+# band holds the spread between hosts of one kind as well as the tier's
+# own error (docs/findings.md 44).
+truth_cpu = $(firstword $(wildcard validate/truth/routing-$(1)-cpu-$(2)host-16core.csv) \
+                        validate/truth/routing-$(1)-cpu-gpuhost-16core.csv)
+TABLE_CPU_RESIDUALS_h100 := $(foreach k,$(TABLE_SPENT_h100),$(call truth_cpu,$(k),h100))
+TABLE_CPU_RESIDUALS_h200 := $(foreach k,$(TABLE_SPENT_h200),$(call truth_cpu,$(k),h200))
 # Event budget of a simulator cell: a cell that needs more takes the model's
 # time (its source says `m`). A cell over 2e7 events costs 2.7 to 8.3
 # CPU-seconds before the model fills it; the config's own 2e8 would cost
@@ -50,7 +60,8 @@ TABLE_ENGINE_h200 := sim
 
 # The export's arguments for GPU $(1); `make -s table-args-h100` prints them
 # (tests/tables_fresh.sh and tests/tables_sim_cells.sh use them).
-model_args = --config configs/$(1).ini --cpu $(TABLE_CPU) $(foreach f,$(TABLE_RESIDUALS_$(1)),--residuals $(f))
+model_args = --config configs/$(1).ini --cpu $(TABLE_CPU) $(foreach f,$(TABLE_RESIDUALS_$(1)),--residuals $(f)) \
+             $(foreach f,$(TABLE_CPU_RESIDUALS_$(1)),--cpu-residuals $(f))
 sim_args = --engine sim --max-events $(TABLE_SIM_EVENTS) $(call model_args,$(1))
 table_args = $(if $(filter sim,$(TABLE_ENGINE_$(1))),$(call sim_args,$(1)),$(call model_args,$(1)))
 table_parts = $(sort $(wildcard tables/sim/$(1)/part-*.csv))
@@ -70,7 +81,8 @@ table-engine-%:
 
 tables/h100.json: $(if $(filter sim,$(TABLE_ENGINE_h100)),$(call table_parts,h100))
 tables/h200.json: $(if $(filter sim,$(TABLE_ENGINE_h200)),$(call table_parts,h200))
-tables/%.json: $(B)/atomsim tables/tables.mk configs/%.ini $(wildcard configs/*.ini) $(TABLE_CPU) $(TABLE_RESIDUALS_h100) $(TABLE_RESIDUALS_h200)
+tables/%.json: $(B)/atomsim tables/tables.mk configs/%.ini $(wildcard configs/*.ini) $(TABLE_CPU) $(TABLE_RESIDUALS_h100) $(TABLE_RESIDUALS_h200) \
+             $(TABLE_CPU_RESIDUALS_h100) $(TABLE_CPU_RESIDUALS_h200)
 	@if [ "$(TABLE_ENGINE_$*)" = sim ] && [ -z "$(call table_parts,$*)" ]; then \
 	    echo "make: tables/sim/$*/ holds no parts: run make tables-sim-$* (hours)" >&2; exit 2; fi
 	@start=$$(date +%s.%N); \

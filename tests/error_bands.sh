@@ -9,8 +9,9 @@
 # with 8 rows inside it, 1 below and 1 above.  The host's launch is 5 us,
 # so an answer's whole GPU time differs from its kernel time.  Rows outside
 # the grid, of a pattern the table lacks, or in a region of fewer than 5
-# rows make no band, and rows measured on another GPU are refused.  ATOMSIM
-# may name the binary.
+# rows make no band, and rows measured on another GPU are refused.  The
+# CPU tier's bands follow the same law from cpubench rows held to its
+# compute answer.  ATOMSIM may name the binary.
 set -u
 cd "$(dirname "$0")/.."
 A=${ATOMSIM:-build/atomsim}
@@ -61,9 +62,9 @@ check_eval "bands: measured / the table's own kernel answer (p10 1.19, p50 1.55,
     "[ \"\$(cut -d' ' -f3- $tmp/bands)\" = '1.1900 1.5500 1.9100' ]"
 "$A" check --routing --table "$tmp/t1.json" --gpu-data "$tmp/gpu.csv" --cpu-data "$tmp/cpu.csv" >"$tmp/out" || exit 1
 check_eval "bands: check --routing counts 8 of 10 inside, 1 below, 1 above (the kernel part of the band)" \
-    "grep -q '^error band .*: 8 of 10 banded rows inside (80.0%), 1 below, 1 above$' $tmp/out"
+    "grep -q '^GPU error band .*: 8 of 10 banded rows inside (80.0%), 1 below, 1 above$' $tmp/out"
 "$A" check --routing --table "$tmp/t1.json" --gpu-data "$tmp/gpu.csv" --cpu-data "$tmp/cpu.csv" --format csv >"$tmp/csv" || exit 1
-check_eval "bands: the CSV summary carries the coverage" "grep -q '^cost,10,.*,10,8,1,1$' $tmp/csv"
+check_eval "bands: the CSV summary carries the coverage" "grep -q '^cost,10,.*,10,8,1,1,0,0,0,0$' $tmp/csv"
 "$A" check --routing --table "$tmp/t1.json" --gpu-data "$tmp/gpu.csv" --cpu-data "$tmp/cpu.csv" --rows-out "$tmp/rows1.csv" >/dev/null
 check_eval "bands: --rows-out gives each row's kernel band (p10 x its answer)" \
     "awk -F, 'NR == 2 { exit !(\$19 == 10 && (\$20 / \$12 - 1.19)^2 < 1e-8 && (\$21 / \$12 - 1.91)^2 < 1e-8) }' $tmp/rows1.csv"
@@ -76,4 +77,42 @@ check_eval "bands: a region of 3 rows has no band" "grep -q '^gpu_band_us: no ba
 rc=$?
 check_eval "bands: another GPU's rows are refused (exit 2, one line, no table)" \
     "[ $rc -eq 2 ] && [ \$(wc -l <$tmp/e2) -eq 1 ] && grep -q 'measured on NVIDIA H200' $tmp/e2 && [ ! -e $tmp/t2.json ]"
+check_eval "bands: a table without CPU bands answers no CPU band" "grep -q '^cpu_band_us: no band' $tmp/d"
+
+# The CPU tier's bands, the same way: cpubench rows of the tier's worker
+# count at (1 + i/10) x the table's CPU compute answer (rows-out's
+# pred_cpu_us), the band scaling the compute part alone
+cpu_prov='# cpu_model: test host
+# workers: 16
+# harness: cpubench'
+awk -F, -v h="$head" -v prov="$cpu_prov" 'BEGIN { print prov; print h }
+    NR > 1 { t = $13 * (1 + (NR - 1) / 10); printf "%s,%s,%s,%s,%s,%s,%s,%s,7,%.9g,%.9g,%.9g,ok\n", $1, $2, $3, $4, $5, $6, $7, $8, t, t, t }' \
+    "$tmp/rows.csv" >"$tmp/cpu-m.csv"
+"$A" export "${X[@]}" --residuals "$tmp/gpu.csv" --cpu-residuals "$tmp/cpu-m.csv" --output "$tmp/t3.json" || exit 1
+python3 - "$tmp/t3.json" >"$tmp/cbands" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))
+for b in t['patterns'][0].get('cpu_error_bands', []):
+    print('%d %d %.4f %.4f %.4f' % (b['n_lo'], b['rows'], b['p10'], b['p50'], b['p90']))
+PY
+check_eval "cpu bands: measured / the table's CPU compute answer (p10 1.19, p50 1.55, p90 1.91), 2^20..2^24" \
+    "[ \"\$(cat $tmp/cbands)\" = '1048576 10 1.1900 1.5500 1.9100' ]"
+"$A" check --routing --table "$tmp/t3.json" --gpu-data "$tmp/gpu.csv" --cpu-data "$tmp/cpu-m.csv" >"$tmp/out3" || exit 1
+check_eval "cpu bands: check --routing counts 8 of 10 inside, 1 below, 1 above" \
+    "grep -q '^CPU error band .*: 8 of 10 banded rows inside (80.0%), 1 below, 1 above$' $tmp/out3"
+"$A" dispatch --table "$tmp/t3.json" --pattern counter --n 2000000 --data-on gpu --format json >"$tmp/d3" || exit 1
+check_eval "cpu bands: the band scales the compute, not the input's PCIe fetch (data on the GPU)" \
+    "python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); f=a[\"cpu_us\"]-a[\"cpu_compute_us\"]; \
+     sys.exit(not (f > 1 and a[\"cpu_band_rows\"] == 10 and abs(a[\"cpu_lo_us\"] - f - 1.19*a[\"cpu_compute_us\"]) < 1e-3*a[\"cpu_us\"] \
+     and abs(a[\"cpu_hi_us\"] - f - 1.91*a[\"cpu_compute_us\"]) < 1e-3*a[\"cpu_us\"]))' $tmp/d3"
+# a GPU's dataset, or a host with another worker count, is refused
+"$A" export "${X[@]}" --cpu-residuals "$tmp/gpu.csv" --output "$tmp/t4.json" >/dev/null 2>"$tmp/e4"
+rc=$?
+check_eval "cpu bands: a vkbench dataset is refused as CPU rows (exit 2, one line, no table)" \
+    "[ $rc -eq 2 ] && [ \$(wc -l <$tmp/e4) -eq 1 ] && grep -q 'not a cpubench dataset' $tmp/e4 && [ ! -e $tmp/t4.json ]"
+sed 's/^# workers: 16$/# workers: 2/' "$tmp/cpu-m.csv" >"$tmp/cpu-2.csv"
+"$A" export "${X[@]}" --cpu-residuals "$tmp/cpu-2.csv" --output "$tmp/t5.json" >/dev/null 2>"$tmp/e5"
+rc=$?
+check_eval "cpu bands: a host of another worker count is refused" \
+    "[ $rc -eq 2 ] && grep -q 'measured with 2 workers, but the table.s CPU tier has 16' $tmp/e5 && [ ! -e $tmp/t5.json ]"
 finish error_bands

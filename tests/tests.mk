@@ -33,11 +33,13 @@ asan:
 	  LDFLAGS="-fsanitize=address,undefined" test
 
 # The public C API (include/atomsim/dispatch.h): its tests read one export
-# of configs/h100.ini as JSON and as the generated C header, and the example
-# builds beside them.  The header compiles into its test (about 2 s).
+# of configs/h100.ini, with both sides' error bands, as JSON and as the
+# generated C header, and the example builds beside them.  The header
+# compiles into its test (about 2 s).
 CAPI_DIR := $(B)/tests/c_api
-CAPI_EXPORT := --config configs/h100.ini --residuals validate/data/h100.csv
-CAPI_INPUTS := $(B)/atomsim configs/h100.ini validate/data/h100.csv
+CAPI_CPU_ROWS := validate/truth/routing-3-cpu-h100host-16core.csv
+CAPI_EXPORT := --config configs/h100.ini --residuals validate/data/h100.csv --cpu-residuals $(CAPI_CPU_ROWS)
+CAPI_INPUTS := $(B)/atomsim configs/h100.ini validate/data/h100.csv $(CAPI_CPU_ROWS)
 $(CAPI_DIR)/h100.json: $(CAPI_INPUTS)
 	@mkdir -p $(dir $@)
 	$(B)/atomsim export $(CAPI_EXPORT) --output $@

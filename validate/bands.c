@@ -10,8 +10,8 @@
 
 static const double region_edges[EXP_MAX_BANDS + 1] = { 1, 65536, 1048576, 16777216, 1.0 * (1ull << 40) };
 
-int val_bands(const tbl_table *t, const val_dataset *d, enum pat_id id, exp_band *bands, int *count,
-              char err[CFG_ERR_MAX])
+int val_bands(const tbl_table *t, const val_dataset *d, enum pat_id id, enum exp_side side, exp_band *bands,
+              int *count, char err[CFG_ERR_MAX])
 {
     double *ratio = malloc((d->count ? d->count : 1) * sizeof *ratio);
     if (!ratio) {
@@ -30,9 +30,12 @@ int val_bands(const tbl_table *t, const val_dataset *d, enum pat_id id, exp_band
             tbl_answer a;
             char why[CFG_ERR_MAX];
             dq_query(&row->params, -1, -1, 0, &q);
-            if (tbl_lookup(t, &q, &a, why) || !(a.gpu_kernel_us > 0))
+            double answered = 0;
+            if (tbl_lookup(t, &q, &a, why) == 0)
+                answered = side == EXP_SIDE_CPU ? a.cpu_compute_us : a.gpu_kernel_us;
+            if (!(answered > 0))
                 continue; /* outside the grid: the table gives no answer to hold */
-            ratio[n++] = row->time_us_median / a.gpu_kernel_us;
+            ratio[n++] = row->time_us_median / answered;
         }
         if (n < VAL_BAND_MIN_ROWS)
             continue;

@@ -154,6 +154,16 @@ int val_dataset_load(const char *path, val_dataset *d, char err[CFG_ERR_MAX])
                 snprintf(d->gpu, sizeof d->gpu, "%s", line + 7);
             else if (!strncmp(line, "# driver: ", 10))
                 snprintf(d->driver, sizeof d->driver, "%s", line + 10);
+            else if (!strncmp(line, "# harness: ", 11))
+                snprintf(d->harness, sizeof d->harness, "%s", line + 11);
+            else if (!strncmp(line, "# workers: ", 11)) {
+                double w;
+                if (num_parse_range(line + 11, 1, 65536, NUM_INTEGER, &w)) {
+                    snprintf(err, CFG_ERR_MAX, "%s:%d: workers is not a count of 1 to 65536", path, lineno);
+                    goto fail;
+                }
+                d->workers = (int)w;
+            }
             else if (is_probe(line)) {
                 char key[32] = "", val[32] = "";
                 sscanf(line + 2, "%31[^:]: %31s", key, val);

@@ -23,6 +23,8 @@ typedef struct val_dataset {
     size_t count;
     char gpu[128];
     char driver[128];
+    char harness[32];                  /* `# harness:`: vkbench, cpubench, or empty */
+    int workers;                       /* cpubench's `# workers:`; 0: none */
     int has_cas;                       /* the file has the cas_attempts column */
     int has_clock;                     /* and the clock guard's two columns */
 } val_dataset;

@@ -84,14 +84,20 @@ int val_route_score(const tbl_table *t, const val_dataset *gpu, const val_datase
         }
         gape[st->rows] = fabs(r->cost.gpu_kernel_us / r->gpu_us - 1);
         cape[st->rows] = fabs(r->cost.cpu_compute_us / r->cpu_us - 1);
-        /* the band scales the kernel part of the answer only */
-        double fixed = r->cost.gpu_us - r->cost.gpu_kernel_us;
-        r->kernel_lo_us = r->cost.gpu_lo_us - fixed;
-        r->kernel_hi_us = r->cost.gpu_hi_us - fixed;
-        if (r->cost.band_rows) {
-            st->banded++;
-            st->band_below += r->gpu_us < r->kernel_lo_us;
-            st->band_above += r->gpu_us > r->kernel_hi_us;
+        /* a band scales one part of the answer: the kernel, the CPU's compute */
+        const tbl_answer *a = &r->cost;
+        double fixed[EXP_SIDES] = { a->gpu_us - a->gpu_kernel_us, a->cpu_us - a->cpu_compute_us };
+        double lo[EXP_SIDES] = { a->gpu_lo_us, a->cpu_lo_us }, hi[EXP_SIDES] = { a->gpu_hi_us, a->cpu_hi_us };
+        double measured[EXP_SIDES] = { r->gpu_us, r->cpu_us };
+        int banded[EXP_SIDES] = { a->band_rows, a->cpu_band_rows };
+        for (int s = 0; s < EXP_SIDES; s++) {
+            r->part_lo_us[s] = lo[s] - fixed[s];
+            r->part_hi_us[s] = hi[s] - fixed[s];
+            if (banded[s]) {
+                st->banded[s]++;
+                st->band_below[s] += measured[s] < r->part_lo_us[s];
+                st->band_above[s] += measured[s] > r->part_hi_us[s];
+            }
         }
         st->rows++;
     }

@@ -10,11 +10,12 @@
  *     faster sides' - 1.
  * Beside them, the table's own accuracy on the set: its GPU kernel time
  * against the GPU's, its CPU time against the CPU's (absolute percentage
- * errors), and how often the GPU's kernel time falls inside the answer's
- * error band. */
+ * errors), and how often each side's measured time falls inside the
+ * answer's error band. */
 #ifndef ATOM_VALIDATE_ROUTING_H
 #define ATOM_VALIDATE_ROUTING_H
 
+#include "../model/export.h"
 #include "../model/table.h"
 #include "dataset.h"
 
@@ -24,8 +25,10 @@ typedef struct val_route_row {
     pat_params params;
     double gpu_us, cpu_us;            /* measured medians */
     tbl_answer cost, seed;            /* the table's answers under each rule */
-    double kernel_lo_us, kernel_hi_us; /* the cost answer's band on the kernel alone, which the
-                                          band scales (= gpu_kernel_us when no band) */
+    /* the cost answer's bands on the part each scales and measured
+     * times hold: [EXP_SIDE_GPU] the kernel, [EXP_SIDE_CPU] the CPU tier's
+     * compute (= the answer's part when it has no band) */
+    double part_lo_us[EXP_SIDES], part_hi_us[EXP_SIDES];
     int misroute[2];                  /* [rule] */
 } val_route_row;
 
@@ -38,10 +41,10 @@ typedef struct val_route_stats {
     double regret[2];
     double gpu_median_ape, gpu_p90_ape;
     double cpu_median_ape, cpu_p90_ape;
-    /* the error band's coverage: of the rows whose answer has a band
-     * (p10..p90, so 80% inside when the band is right), how many measured
-     * kernel times fall inside it, below it and above it */
-    size_t banded, band_below, band_above;
+    /* each side's error band coverage: of the rows whose answer has a
+     * band (p10..p90, so 80% inside when the band is right), how many
+     * measured times fall inside it, below it and above it */
+    size_t banded[EXP_SIDES], band_below[EXP_SIDES], band_above[EXP_SIDES];
 } val_route_stats;
 
 /* Joins the two datasets on their configuration and scores the table with

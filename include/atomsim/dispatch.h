@@ -48,7 +48,10 @@
  * ATOMSIM_TABLE_SCHEMA_VERSION.  2.0 (table schema 3) added the source 'a'
  * and widened 'x' from "model and simulator" to any mix: code that
  * switches on atomsim_answer.source should take a letter it does not know
- * for a time the model had a part in.
+ * for a time the model had a part in.  2.1 added the CPU tier's error band
+ * (cpu_lo_us, cpu_hi_us, cpu_band_rows) from a schema-3 table's optional
+ * cpu_error_bands: 2.0 reads such a table and ignores them, and 2.1 reads
+ * a table without them as having no CPU band.
  *
  * The constants are macros, not enums, so that the header `atomsim export
  * --format c-header` generates can define the same ones identically and
@@ -63,7 +66,7 @@ extern "C" {
 #endif
 
 #define ATOMSIM_VERSION_MAJOR 2
-#define ATOMSIM_VERSION_MINOR 0
+#define ATOMSIM_VERSION_MINOR 1
 #define ATOMSIM_VERSION_NUMBER (ATOMSIM_VERSION_MAJOR * 1000 + ATOMSIM_VERSION_MINOR)
 #define ATOMSIM_TABLE_SCHEMA_VERSION 3
 
@@ -162,6 +165,14 @@ typedef struct atomsim_answer {
     int inhibited;                    /* the seed rule's categorical inhibition */
     int source;                       /* ATOMSIM_SOURCE_* */
     int extrapolated;                 /* some value lay outside the grid */
+    /* The CPU tier's error band (2.1): cpu_us with its compute part scaled
+     * by the 10th and 90th percentiles of measured / answered over the
+     * cpubench rows of this pattern and region of n (the export's
+     * --cpu-residuals), as gpu_lo_us and gpu_hi_us are for the GPU.  The
+     * rows come from many hosts of one kind, so the band holds the spread
+     * between hosts as well as the tier's own error. */
+    double cpu_lo_us, cpu_hi_us;
+    int cpu_band_rows;                /* 0: no band (lo = hi = cpu_us), as from a table exported without it */
 } atomsim_answer;
 
 /* What a table was made from; the strings live as long as the table. */
