@@ -29,7 +29,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: atomsim COMMAND [options]   (atomsim COMMAND --help for its options)\n"
                "each option is given once; one shown with ... in a command's --help (-p, sweep's --config\n"
-               "and --vary, export's --residuals and --reuse) may be repeated\n\ncommands:\n");
+               "and --vary, export's --residuals, --cpu-residuals and --reuse) may be repeated\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "\npatterns:");

@@ -42,6 +42,13 @@ static void explain(const operation *op, const atomsim_answer *a)
     if (a->band_rows)
         printf("  GPU time, validation p10..p90: %s to %s (%d measured rows)\n", duration(a->gpu_lo_us, lo, sizeof lo),
                duration(a->gpu_hi_us, hi, sizeof hi), a->band_rows);
+    if (a->cpu_band_rows)
+        printf("  CPU time, validation p10..p90: %s to %s (%d measured rows)\n", duration(a->cpu_lo_us, lo, sizeof lo),
+               duration(a->cpu_hi_us, hi, sizeof hi), a->cpu_band_rows);
+    /* where the bands overlap, the hardware has been on either side of the
+     * call before: a dispatcher may prefer to measure on its own host */
+    if (a->band_rows && a->cpu_band_rows && a->gpu_lo_us <= a->cpu_hi_us && a->cpu_lo_us <= a->gpu_hi_us)
+        printf("  note: the two bands overlap, a close call\n");
     if (a->seed_decision != a->decision)
         printf("  note: seed 000's rule would say %s (%s)\n", atomsim_target_name(a->seed_decision),
                atomsim_reason_name(a->seed_reason));

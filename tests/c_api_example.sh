@@ -17,7 +17,9 @@ if [ ! -x "$A" ] || [ ! -x "$R" ]; then
     exit 1
 fi
 T=$tmp/h100.json
-"$A" export --config configs/h100.ini --residuals validate/data/h100.csv --output "$T"
+"$A" export --config configs/h100.ini --residuals validate/data/h100.csv \
+    --cpu-residuals validate/truth/routing-3-cpu-h100host-16core.csv \
+    --cpu-residuals validate/truth/routing-4-cpu-h100host-16core.csv --output "$T"
 
 "$R" "$T" >"$tmp/out" 2>"$tmp/err"
 check_eval "route exits 0 and is quiet on stderr" "[ \$? -eq 0 ] && [ ! -s $tmp/err ]"
@@ -26,6 +28,8 @@ check_eval "route answers three operations, each with why" \
     "[ \$(grep -c ': run on the [GC]PU$' $tmp/out) -eq 3 ] && [ \$(grep -c '^  why: ' $tmp/out) -eq 3 ]"
 
 # each answer against the CLI's on the same table
+check_eval "route gives both times' bands where the table has them (no CPU band at 2^24 from two hosts)" \
+    "[ \$(grep -c '^  GPU time, validation p10..p90: ' $tmp/out) -eq 3 ] && [ \$(grep -c '^  CPU time, validation p10..p90: ' $tmp/out) -eq 2 ]"
 side() { grep "^$1.*: run on the" "$tmp/out" | sed 's/.*run on the //' | tr 'A-Z' 'a-z'; }
 cli() { "$A" dispatch --table "$T" "$@" | sed -n 's/^decision: //p'; }
 check_eval "compaction 10M at 25%: the CLI's decision" \
