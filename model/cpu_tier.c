@@ -118,8 +118,12 @@ int cpu_predict(const cpu_config *c, const pat_params *p, cpu_cost *o, char err[
     }
     case PAT_COUNTER:
     case PAT_COUNTER_AGGREGATED:
-    case PAT_BITMASK:
         o->scan_us = e * c->key_ns / 1e3;
+        break;
+    case PAT_BITMASK:
+        /* counting's selection, plus folding each word's 32 flags into
+         * one word (docs/findings.md 45) */
+        o->scan_us = e * (c->bitmask_ns > 0 ? c->bitmask_ns : c->key_ns) / 1e3;
         break;
     case PAT_REDUCE:
         o->scan_us = e * (c->reduce_ns > 0 ? c->reduce_ns : c->key_ns) / 1e3;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # cpubench_costs.sh - build/cpubench's cost mode (the CPU tier's constants):
 # a quick run writes the raw CSV (every measure the config is derived from,
-# reduce included) and a config that atomsim loads, each figure from the
+# reduce and bitmask included) and a config that atomsim loads, each figure from the
 # median repetition; --from-csv derives the same figures again from that
 # CSV; bad options exit 2 with one line.  Nothing here checks a time: the
 # figures are whatever this machine gives.  CPUBENCH and ATOMSIM may name
@@ -17,12 +17,12 @@ trap 'rm -rf "$tmp"' EXIT
 rc=0
 "$C" --quick --n 65536 --workers 2 --reps 3 --csv "$tmp/c.csv" --ini "$tmp/c.ini" --name cpu-test 2>"$tmp/err" || rc=$?
 check "a quick run exits 0" test "$rc" -eq 0
-for m in pool_dispatch pool_dispatch_cold count reduce store_s0 store_skip compact concat hist zero merge; do
+for m in pool_dispatch pool_dispatch_cold count reduce bitmask store_s0 store_skip compact concat hist zero merge; do
     check "the CSV has $m" grep -q "^$m,2," "$tmp/c.csv"
 done
 check "23 histogram sizes (1 to 2^22 bins)" test "$(grep -c '^hist,' "$tmp/c.csv")" -eq 23
 check "the config says it takes medians" grep -q 'median of 3 repetitions' "$tmp/c.ini"
-for k in pool_dispatch_us key_ns reduce_ns store_ns store_skip_ns store_skip_lanes copy_gbps zero_ns_per_bin merge_ns_per_bin \
+for k in pool_dispatch_us key_ns reduce_ns bitmask_ns store_ns store_skip_ns store_skip_lanes copy_gbps zero_ns_per_bin merge_ns_per_bin \
          update_l1_ns update_l2_ns update_llc_ns update_dram_ns update_same_bin_ns; do
     check "the config has $k" grep -Eq "^$k = [0-9.]+ ;" "$tmp/c.ini"
 done
@@ -33,6 +33,9 @@ check "key_ns is derived from the medians, at least 0 ($want)" grep -q "^key_ns 
 want=$(awk -F, '$1 == "pool_dispatch" { p = $7 } $1 == "reduce" { t = $7; n = $3; w = $2 }
     END { v = (t - p) * 1000 * w / n; printf "%.4f", (v > 0 ? v : 0) }' "$tmp/c.csv")
 check "reduce_ns is derived from the medians ($want)" grep -q "^reduce_ns = $want ;" "$tmp/c.ini"
+want=$(awk -F, '$1 == "pool_dispatch" { p = $7 } $1 == "bitmask" { t = $7; n = $3; w = $2 }
+    END { v = (t - p) * 1000 * w / n; printf "%.4f", (v > 0 ? v : 0) }' "$tmp/c.csv")
+check "bitmask_ns is derived from the medians, at least 0 ($want)" grep -q "^bitmask_ns = $want ;" "$tmp/c.ini"
 # store_skip_ns: the skip row over the S = 0 row, per element a worker, times
 # the lanes a branch covers, over min(p, 1 - p) at the skip row's S
 want=$(awk -F, '$1 == "store_s0" { z = $7 } $1 == "store_skip" { t = $7; n = $3; w = $2; l = $4; s = $5 }

@@ -107,7 +107,7 @@ static double skip_cost(double extra_us, double s, int lanes, double per_elem)
 /* Reads back the CSV this program writes: the figures the config is
  * derived from, from each row's fastest repetition. */
 static int read_results(const char *path, int *workers, uint64_t *n, double *pool_us, double *key_ns, double *reduce_ns,
-                        double *compact_ns, double *copy_gbps, double *zero_big, double *merge_big, double *update,
+                        double *bitmask_ns, double *compact_ns, double *copy_gbps, double *zero_big, double *merge_big, double *update,
                         double *skip_ns, int *lanes)
 {
     double store0 = NAN, store_skip = NAN, skip_s = 0;
@@ -166,6 +166,8 @@ static int read_results(const char *path, int *workers, uint64_t *n, double *poo
             *compact_ns = med, have |= 4;
         else if (!strcmp(what, "reduce"))
             *reduce_ns = med;
+        else if (!strcmp(what, "bitmask"))
+            *bitmask_ns = med;
         else if (!strcmp(what, "concat"))
             concat = med;
         else if (!strcmp(what, "hist") && e <= MAX_LOG2_BINS)
@@ -194,6 +196,8 @@ static int read_results(const char *path, int *workers, uint64_t *n, double *poo
     *compact_ns = (*compact_ns - *pool_us) * per_elem;
     /* a CSV from before reduce was timed: 0 in the config, key_ns in the tier */
     *reduce_ns = *reduce_ns > 0 ? (*reduce_ns - *pool_us) * per_elem : 0;
+    /* and before bitmask was: 0, key_ns in the tier */
+    *bitmask_ns = *bitmask_ns > 0 ? fmax((*bitmask_ns - *pool_us) * per_elem, 0) : 0;
     *copy_gbps = 4.0 * (double)*n / (fmax(concat - *pool_us, 0.01) * 1e3);
     for (int e = 0; e <= MAX_LOG2_BINS; e++)
         update[e] = (hist[e] - zero[e]) * per_elem - *key_ns;
@@ -281,13 +285,14 @@ int cpb_costs_main(int argc, char **argv)
         n = n > (1u << 20) ? 1u << 20 : n;
         reps = reps > 3 ? 3 : reps;
     }
-    double pool_us = 0, key_ns = 0, reduce_ns = 0, compact_ns = 0, copy_gbps = 0, zero_big = 0, merge_big = 0;
+    double pool_us = 0, key_ns = 0, reduce_ns = 0, bitmask_ns = 0, compact_ns = 0, copy_gbps = 0, zero_big = 0,
+           merge_big = 0;
     double update[MAX_LOG2_BINS + 1], skip_ns = 0;
     int lanes = cpb_store_lanes();
     cpb_pool *pool = NULL;
     if (from_csv) {
-        if (read_results(from_csv, &workers, &n, &pool_us, &key_ns, &reduce_ns, &compact_ns, &copy_gbps, &zero_big, &merge_big, update,
-                         &skip_ns, &lanes))
+        if (read_results(from_csv, &workers, &n, &pool_us, &key_ns, &reduce_ns, &bitmask_ns, &compact_ns, &copy_gbps,
+                         &zero_big, &merge_big, update, &skip_ns, &lanes))
             return 2;
     } else {
         csv = csv_path ? fopen(csv_path, "w") : stdout;
@@ -334,6 +339,15 @@ int cpb_costs_main(int argc, char **argv)
         t = measure(pool, cpb_task_reduce, &job, reps, 0);
         reduce_ns = (t.median_us - pool_us) * per_elem;
         row("reduce", workers, n, 0, 1, reps, t, reduce_ns);
+
+        /* bitmask selects as count does, but folds each word's 32 flags
+         * into one word (a horizontal OR a word), which counting's sum
+         * does not pay: on the hosts of truth sets 1-11 its rows at
+         * n >= 2^20 took a median 1.20x a count's (docs/findings.md 45) */
+        job.threshold = 500000;
+        t = measure(pool, cpb_task_bitmask, &job, reps, 0);
+        bitmask_ns = fmax((t.median_us - pool_us) * per_elem, 0);
+        row("bitmask", workers, n, 0, 0.5, reps, t, bitmask_ns);
 
         /* store's skip branch: at S = 0 it always skips; at the S where a
          * vector of `lanes` keys holds a selected one half the time it
@@ -435,6 +449,8 @@ int cpb_costs_main(int argc, char **argv)
         fprintf(f, "key_ns = %.4f ; per element per worker: lowbias32, select, private count\n", key_ns);
         fprintf(f, "reduce_ns = %.4f ; per element per worker: lowbias32, sum of key & 255 (no selection)\n",
                 reduce_ns > 0 ? reduce_ns : 0);
+        fprintf(f, "bitmask_ns = %.4f ; per element per worker: lowbias32, select, its bit folded into a word built whole\n",
+                bitmask_ns);
         fprintf(f, "store_ns = %.4f ; per element beyond key_ns: compaction's branch-free write of every key\n",
                 compact_ns - key_ns > 0 ? compact_ns - key_ns : 0);
         fprintf(f, "store_skip_ns = %.3f ; a mispredicted skip of store's masked write, per worker (store at S = 0 and where it goes either way)\n",

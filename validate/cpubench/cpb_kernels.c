@@ -32,6 +32,16 @@ void cpb_task_count(int w, int W, void *v)
     j->count[w * 8] = cpb_scan_count((uint32_t)lo, (uint32_t)(hi - lo), j->threshold);
 }
 
+/* Whole words, as the plan's bitmask runs them (cpb_job.c): each worker
+ * owns a run of words, so no word has two writers. */
+void cpb_task_bitmask(int w, int W, void *v)
+{
+    cpb_kjob *j = v;
+    uint64_t lo, hi;
+    cpb_slice((j->n + 31) / 32, w, W, &lo, &hi);
+    cpb_scan_bitmask((uint32_t)lo, (uint32_t)hi, (uint32_t)j->n, j->threshold, j->out);
+}
+
 void cpb_task_reduce(int w, int W, void *v)
 {
     cpb_kjob *j = v;

@@ -24,7 +24,8 @@ typedef struct cpb_kjob {
 void cpb_slice(uint64_t n, int w, int W, uint64_t *lo, uint64_t *hi);
 
 void cpb_task_empty(int w, int W, void *job);
-void cpb_task_count(int w, int W, void *job);     /* counter, bitmask */
+void cpb_task_count(int w, int W, void *job);     /* counter, counter-aggregated */
+void cpb_task_bitmask(int w, int W, void *job);   /* bitmask: whole words of 32 flags into out */
 void cpb_task_reduce(int w, int W, void *job);    /* reduce: sum of key & 255, no selection */
 void cpb_task_store(int w, int W, void *job);     /* store: the selected keys written in place */
 void cpb_task_compact(int w, int W, void *job);   /* compaction into a private region */
