@@ -25,7 +25,7 @@ static const cpu_option options[] = {
     { "cost", "pool_dispatch_us", CPU_T_DOUBLE, OFF(pool_dispatch_us), 0, 1e6, "2.019", "us", "wake every worker and wait for all" },
     { "cost", "key_ns", CPU_T_DOUBLE, OFF(key_ns), 0, 1e6, "0.6559", "ns", "per element per worker: lowbias32, select, count" },
     { "cost", "reduce_ns", CPU_T_DOUBLE, OFF(reduce_ns), 0, 1e6, "0.3270", "ns", "per element per worker: hash, sum of key & 255, no selection (0: key_ns)" },
-    { "cost", "bitmask_ns", CPU_T_DOUBLE, OFF(bitmask_ns), 0, 1e6, "0", "ns", "per element per worker: hash, select, the bit folded into a word built whole (0: key_ns)" },
+    { "cost", "bitmask_ns", CPU_T_DOUBLE, OFF(bitmask_ns), 0, 1e6, "0.8104", "ns", "per element per worker: hash, select, the bit folded into a word built whole (0: key_ns)" },
     { "cost", "store_ns", CPU_T_DOUBLE, OFF(store_ns), 0, 1e6, "0.7673", "ns", "per element beyond key_ns: compaction's branch-free write of every key" },
     { "cost", "store_skip_ns", CPU_T_DOUBLE, OFF(store_skip_ns), 0, 1e6, "27.762", "ns", "store: a mispredicted skip of its masked write, per worker (0: no such branch)" },
     { "cost", "store_skip_lanes", CPU_T_INT, OFF(store_skip_lanes), 1, 64, "16", "keys", "store: keys one skip branch covers (16 AVX-512, 8 AVX2, 1 scalar)" },
