@@ -52,12 +52,14 @@ int crep_mvs_write(const mvs_check_result *res, const crep_mvs_run *run, const c
 
 /* `atomsim check --routing`: each scored row (its parameters, both
  * measured times and the faster side, the table's predictions, both
- * rules' decisions and misroutes) as CSV into f. */
+ * rules' decisions and misroutes, then each side's band on the part it
+ * scales: kernel, CPU compute) as CSV into f. */
 void crep_routing_rows(FILE *f, const val_route_row *rows, size_t n);
 
 /* The truth set's counts, each rule's misroutes and regret, and the
  * table's accuracy on the set; with csv, the rule table alone (rule, rows,
- * misroutes, misroute_pct, regret_pct). */
+ * misroutes, misroute_pct, regret_pct, then each side's band coverage:
+ * banded, inside, below, above, the GPU's then the CPU's). */
 void crep_routing_stats(const val_route_stats *s, int csv);
 
 #endif

@@ -27,9 +27,9 @@ static void usage(FILE *f)
                "resident on each side (--data-on both, the default).  A misroute is a choice more than 10%%\n"
                "slower than the other side; regret = sum of chosen times / sum of the faster sides' - 1.\n"
                "--max-misroute and --max-regret (fractions) are the cost rule's goals: exit 1 past them.\n"
-               "Beside them: the table's GPU kernel and CPU tier errors, and its error band's coverage (how\n"
-               "many measured kernel times fall inside their answer's p10..p90 band, below and above it).\n"
-               "--rows-out writes every scored row with its answers, kernel band and misroutes.\n");
+               "Beside them: the table's GPU kernel and CPU tier errors, and each side's error band coverage\n"
+               "(how many measured kernel and CPU times fall inside their answer's p10..p90 band, below and\n"
+               "above it).  --rows-out writes every scored row with its answers, both bands and misroutes.\n");
 }
 
 int cmd_check_routing(int argc, char **argv)

@@ -31,14 +31,22 @@ static int load_back(const exp_table *t, tbl_table **out, char err[CFG_ERR_MAX])
     return rc;
 }
 
-/* A dataset is a side's when its provenance says so: a GPU's rows carry
- * its `# gpu:` line (and must name the table's GPU), a CPU tier's come
- * from cpubench with as many workers as the table's tier.  A band from
- * another machine's rows would be a wrong number that looks right. */
+/* A dataset is a side's when its provenance says so: a GPU's rows are not
+ * cpubench's, and a `# gpu:` line, where they have one, names the table's
+ * GPU (the contract datasets' older copies lack it); a CPU tier's come
+ * from cpubench with as many workers as the table's tier (its CPU model
+ * is not checked: hosts of one kind differ, and the band is meant to hold
+ * that).  A band from another machine's rows would be a wrong number that
+ * looks right. */
 static int side_check(const exp_table *t, enum exp_side side, const char *path, const val_dataset *d,
                       char err[CFG_ERR_MAX])
 {
     if (side == EXP_SIDE_GPU) {
+        if (!strcmp(d->harness, "cpubench")) {
+            snprintf(err, CFG_ERR_MAX, "%s: a cpubench dataset, not a GPU's (--cpu-residuals takes the CPU tier's rows)",
+                     path);
+            return -1;
+        }
         if (d->gpu[0] && strcmp(d->gpu, t->gpu.gpu.name)) {
             snprintf(err, CFG_ERR_MAX, "%s: measured on %s, but the table's GPU is %s (--residuals takes that GPU's rows)",
                      path, d->gpu, t->gpu.gpu.name);
@@ -48,6 +56,10 @@ static int side_check(const exp_table *t, enum exp_side side, const char *path, 
     }
     if (d->gpu[0] || strcmp(d->harness, "cpubench")) {
         snprintf(err, CFG_ERR_MAX, "%s: not a cpubench dataset (--cpu-residuals takes the CPU tier's rows)", path);
+        return -1;
+    }
+    if (!d->workers) {
+        snprintf(err, CFG_ERR_MAX, "%s: has no `# workers:` line, so its rows cannot be held to a CPU tier", path);
         return -1;
     }
     if (d->workers != t->cpu.workers) {

@@ -14,7 +14,7 @@
 #include "../model/export.h"
 #include "export_sim.h"
 
-#define XR_MAX_RESIDUALS 16
+#define XR_MAX_RESIDUALS 64
 
 /* The measured datasets behind each side's bands: vkbench rows of the
  * table's GPU (--residuals), cpubench rows of hosts with the table's CPU

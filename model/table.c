@@ -207,24 +207,33 @@ static int load_axes(tbl_pattern *tp, const cJSON *axes, const char *name, char 
  * so).  A table exported before the CPU's bands has none for the CPU. */
 static int load_bands(tbl_pattern *tp, enum exp_side side, const cJSON *bands, const char *name, char err[CFG_ERR_MAX])
 {
+    static const char *const list[EXP_SIDES] = { "error_bands", "cpu_error_bands" };
     const cJSON *b;
+    char why[96];
     if (!bands)
         return 0;
-    if (!cJSON_IsArray(bands) || cJSON_GetArraySize(bands) > EXP_MAX_BANDS)
-        return fail(err, name, side == EXP_SIDE_CPU ? "cpu_error_bands is not a list of at most 4"
-                                                    : "error_bands is not a list of at most 4");
+    if (!cJSON_IsArray(bands) || cJSON_GetArraySize(bands) > EXP_MAX_BANDS) {
+        snprintf(why, sizeof why, "%s is not a list of at most 4", list[side]);
+        return fail(err, name, why);
+    }
     cJSON_ArrayForEach(b, bands)
     {
         static const char *const keys[] = { "n_lo", "n_hi", "rows", "p10", "p50", "p90" };
         double v[6];
         for (int k = 0; k < 6; k++) {
             const cJSON *x = cJSON_GetObjectItemCaseSensitive(b, keys[k]);
-            if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble) || x->valuedouble < 0)
-                return fail(err, name, "an error band lacks a non-negative number");
+            if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble) || x->valuedouble < 0) {
+                snprintf(why, sizeof why, "a band of %s lacks a non-negative number", list[side]);
+                return fail(err, name, why);
+            }
             v[k] = x->valuedouble;
         }
-        if (!(v[0] < v[1]) || !(v[3] > 0 && v[3] <= v[4] && v[4] <= v[5]) || v[2] != floor(v[2]) || v[2] > INT_MAX)
-            return fail(err, name, "an error band is out of order");
+        /* a band is made from rows: 0 rows is how an answer says it has none */
+        if (!(v[0] < v[1]) || !(v[3] > 0 && v[3] <= v[4] && v[4] <= v[5]) || v[2] != floor(v[2]) || v[2] < 1 ||
+            v[2] > INT_MAX) {
+            snprintf(why, sizeof why, "a band of %s is out of order or has no rows", list[side]);
+            return fail(err, name, why);
+        }
         exp_band *eb = &tp->bands[side][tp->band_count[side]++];
         *eb = (exp_band){ v[0], v[1], (int)v[2], v[3], v[4], v[5] };
     }

@@ -100,6 +100,9 @@ check_eval "cpu bands: measured / the table's CPU compute answer (p10 1.19, p50 
 "$A" check --routing --table "$tmp/t3.json" --gpu-data "$tmp/gpu.csv" --cpu-data "$tmp/cpu-m.csv" >"$tmp/out3" || exit 1
 check_eval "cpu bands: check --routing counts 8 of 10 inside, 1 below, 1 above" \
     "grep -q '^CPU error band .*: 8 of 10 banded rows inside (80.0%), 1 below, 1 above$' $tmp/out3"
+"$A" check --routing --table "$tmp/t3.json" --gpu-data "$tmp/gpu.csv" --cpu-data "$tmp/cpu-m.csv" --rows-out "$tmp/rows3.csv" >/dev/null
+check_eval "cpu bands: --rows-out gives each row's CPU band (p10 and p90 x its compute answer)" \
+    "awk -F, 'NR == 2 { exit !(\$22 == 10 && (\$23 / \$13 - 1.19)^2 < 1e-8 && (\$24 / \$13 - 1.91)^2 < 1e-8) }' $tmp/rows3.csv"
 "$A" dispatch --table "$tmp/t3.json" --pattern counter --n 2000000 --data-on gpu --format json >"$tmp/d3" || exit 1
 check_eval "cpu bands: the band scales the compute, not the input's PCIe fetch (data on the GPU)" \
     "python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); f=a[\"cpu_us\"]-a[\"cpu_compute_us\"]; \
@@ -110,6 +113,15 @@ check_eval "cpu bands: the band scales the compute, not the input's PCIe fetch (
 rc=$?
 check_eval "cpu bands: a vkbench dataset is refused as CPU rows (exit 2, one line, no table)" \
     "[ $rc -eq 2 ] && [ \$(wc -l <$tmp/e4) -eq 1 ] && grep -q 'not a cpubench dataset' $tmp/e4 && [ ! -e $tmp/t4.json ]"
+"$A" export "${X[@]}" --residuals "$tmp/cpu-m.csv" --output "$tmp/t6.json" >/dev/null 2>"$tmp/e6"
+rc=$?
+check_eval "cpu bands: a cpubench dataset is refused as GPU rows" \
+    "[ $rc -eq 2 ] && grep -q 'a cpubench dataset, not a GPU' $tmp/e6 && [ ! -e $tmp/t6.json ]"
+grep -v '^# workers:' "$tmp/cpu-m.csv" >"$tmp/cpu-0.csv"
+"$A" export "${X[@]}" --cpu-residuals "$tmp/cpu-0.csv" --output "$tmp/t7.json" >/dev/null 2>"$tmp/e7"
+rc=$?
+check_eval "cpu bands: a cpubench dataset without its worker count is refused" \
+    "[ $rc -eq 2 ] && grep -q 'has no .# workers:. line' $tmp/e7 && [ ! -e $tmp/t7.json ]"
 sed 's/^# workers: 16$/# workers: 2/' "$tmp/cpu-m.csv" >"$tmp/cpu-2.csv"
 "$A" export "${X[@]}" --cpu-residuals "$tmp/cpu-2.csv" --output "$tmp/t5.json" >/dev/null 2>"$tmp/e5"
 rc=$?

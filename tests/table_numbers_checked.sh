@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 . tests/lib/expect_one_line.sh
 
 "$A" export --config configs/h100.ini --only counter,histogram --residuals validate/data/h100.csv \
-    --output "$tmp/t.json" 2>"$tmp/err" || cat "$tmp/err"
+    --cpu-residuals validate/truth/routing-3-cpu-h100host-16core.csv --output "$tmp/t.json" 2>"$tmp/err" || cat "$tmp/err"
 # NAME <TAB> REGEX <TAB> python statement on d (the table), c (counter), h (histogram)
 cat >"$tmp/cases.tsv" <<'CASES'
 dup-pattern	counter: is listed twice	d['patterns'].append(json.loads(json.dumps(c)))
@@ -40,8 +40,13 @@ host-cell-count	counter: host_cell_count is not	c['host_cell_count'] = -1
 fixed-bins	counter: bins 0 is not a whole number in	c['fixed']['bins'] = 0
 fixed-unknown	counter: fixed holds something	c['fixed']['colour'] = 1
 uses-cas-number	counter: uses_cas is not true or false	c['uses_cas'] = 1
-band-rows-huge	an error band is out of order	[p for p in d['patterns'] if p['error_bands']][0]['error_bands'][0]['rows'] = 1e12
-band-p10-zero	an error band is out of order	[p for p in d['patterns'] if p['error_bands']][0]['error_bands'][0]['p10'] = 0
+band-rows-huge	a band of error_bands is out of order	[p for p in d['patterns'] if p['error_bands']][0]['error_bands'][0]['rows'] = 1e12
+band-p10-zero	a band of error_bands is out of order	[p for p in d['patterns'] if p['error_bands']][0]['error_bands'][0]['p10'] = 0
+band-rows-zero	a band of error_bands is out of order or has no rows	[p for p in d['patterns'] if p['error_bands']][0]['error_bands'][0]['rows'] = 0
+cpu-band-rows-zero	a band of cpu_error_bands is out of order or has no rows	c['cpu_error_bands'][0]['rows'] = 0
+cpu-band-p90-low	a band of cpu_error_bands is out of order	c['cpu_error_bands'][0]['p90'] = c['cpu_error_bands'][0]['p10'] / 2
+cpu-band-not-list	counter: cpu_error_bands is not a list of at most 4	c['cpu_error_bands'] = {}
+cpu-band-negative	a band of cpu_error_bands lacks a non-negative number	c['cpu_error_bands'][0]['n_lo'] = -1
 threshold-over-1	the dispatch policy is malformed or out of range	d['dispatch']['seed']['density_inhibit'] = 1.5
 threshold-order	the dispatch policy is malformed or out of range	d['dispatch']['seed']['density_penalty_start'] = 0.5
 threshold-negative	the dispatch policy is malformed or out of range	d['dispatch']['seed']['density_penalty_start'] = -0.1

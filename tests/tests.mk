@@ -37,8 +37,8 @@ asan:
 # generated C header, and the example builds beside them.  The header
 # compiles into its test (about 2 s).
 CAPI_DIR := $(B)/tests/c_api
-CAPI_CPU_ROWS := validate/truth/routing-3-cpu-h100host-16core.csv
-CAPI_EXPORT := --config configs/h100.ini --residuals validate/data/h100.csv --cpu-residuals $(CAPI_CPU_ROWS)
+CAPI_CPU_ROWS := validate/truth/routing-3-cpu-h100host-16core.csv validate/truth/routing-4-cpu-h100host-16core.csv
+CAPI_EXPORT := --config configs/h100.ini --residuals validate/data/h100.csv $(foreach f,$(CAPI_CPU_ROWS),--cpu-residuals $(f))
 CAPI_INPUTS := $(B)/atomsim configs/h100.ini validate/data/h100.csv $(CAPI_CPU_ROWS)
 $(CAPI_DIR)/h100.json: $(CAPI_INPUTS)
 	@mkdir -p $(dir $@)

@@ -163,8 +163,7 @@ int val_dataset_load(const char *path, val_dataset *d, char err[CFG_ERR_MAX])
                     goto fail;
                 }
                 d->workers = (int)w;
-            }
-            else if (is_probe(line)) {
+            } else if (is_probe(line)) {
                 char key[32] = "", val[32] = "";
                 sscanf(line + 2, "%31[^:]: %31s", key, val);
                 snprintf(err, CFG_ERR_MAX, "%s:%d: a vkbench probe (%s %s), not a dataset atomsim reads", path, lineno, key,

@@ -30,7 +30,8 @@ typedef struct val_dataset {
 } val_dataset;
 
 /* Returns 0, or -1 with err naming the file, line and problem.  Rows whose
- * check column is not "ok" are refused: they are not measurements.  The
+ * check column is not "ok" are refused: they are not measurements, and so
+ * is a `# workers:` line that is not a count (cpubench writes it).  The
  * header is the contract's, then optionally ",cas_attempts" (empty for
  * patterns that do not count), then optionally the clock guard's
  * ",clock_ratio_max,clock_rewarms" (validate/vkbench/vkb_csv.h). */

@@ -147,7 +147,7 @@ typedef struct atomsim_answer {
     int rule;                         /* the rule and data location that applied */
     int data_on;
     double gpu_us, cpu_us;            /* predicted, data movement and host launch included */
-    /* The error band: gpu_us with its kernel part scaled by the 10th and
+    /* The GPU's error band: gpu_us with its kernel part scaled by the 10th and
      * 90th percentiles of measured / answered over the measured rows of
      * this pattern and region of n (the export's --residuals; wg, shared
      * memory and the pattern's own axes do not choose the band).  About 80%
@@ -186,7 +186,7 @@ typedef struct atomsim_table_info {
     int inhibit_cas;
 } atomsim_table_info;
 
-/* "MAJOR.MINOR" ("2.0"), and ATOMSIM_VERSION_NUMBER of the library linked. */
+/* "MAJOR.MINOR" ("2.1"), and ATOMSIM_VERSION_NUMBER of the library linked. */
 const char *atomsim_version(void);
 int atomsim_version_number(void);
 
