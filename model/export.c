@@ -1,5 +1,6 @@
 /* export.c - builds the cost tables: each pattern's grid, its cells and
- * the decisions; the writers (JSON, CSV, C header) are in export_write.c. */
+ * the decisions; the writers are export_write.c (JSON, CSV) and
+ * export_header.c (the C header). */
 #include "export.h"
 
 #include <math.h>

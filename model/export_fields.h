@@ -12,14 +12,13 @@
 
 /* A cell's one-letter codes (source m/s/a, decisions g/c, seed reasons
  * g/c/d/x), by field, and the names the formats give them. */
-enum code_field { C_SOURCE, C_DECISION, C_SEED_DECISION, C_SEED_REASON, C_COUNT };
-extern const char *const exp_code_names[C_COUNT];
-char exp_cell_code(const exp_cell *c, enum code_field f);
+enum exp_code_field { EXP_CODE_SOURCE, EXP_CODE_DECISION, EXP_CODE_SEED_DECISION, EXP_CODE_SEED_REASON, EXP_CODE_COUNT };
+extern const char *const exp_code_names[EXP_CODE_COUNT];
+char exp_cell_code(const exp_cell *c, enum exp_code_field f);
 
 /* A host cell's numbers, by field. */
-enum host_field { H_CPU, H_DENSITY, H_FRACTION, H_COUNT };
-extern const char *const exp_host_names[H_COUNT];
-double exp_host_value(const exp_host_cell *c, enum host_field f);
+enum exp_host_field { EXP_HOST_CPU, EXP_HOST_DENSITY, EXP_HOST_FRACTION, EXP_HOST_COUNT };
+extern const char *const exp_host_names[EXP_HOST_COUNT];
 
 /* Getters over cell arrays for the writers' number loops (field: a
  * host_field; the GPU's takes none). */

@@ -572,12 +572,12 @@ void exp_write_c_header(const exp_table *t, FILE *f)
             fputs("};\n", f);
         }
         c_doubles(f, id, "gpu_us", ep->cell_count, exp_get_gpu, ep->cells, 0);
-        for (int h = 0; h < H_COUNT; h++)
+        for (int h = 0; h < EXP_HOST_COUNT; h++)
             c_doubles(f, id, exp_host_names[h], ep->host_cell_count, exp_get_host, ep->host_cells, h);
-        for (int c = 0; c < C_COUNT; c++) {
+        for (int c = 0; c < EXP_CODE_COUNT; c++) {
             fprintf(f, "static const char atomsim_%s_%s[%zu] = \"", id, exp_code_names[c], ep->cell_count + 1);
             for (size_t cell = 0; cell < ep->cell_count; cell++)
-                fputc(exp_cell_code(&ep->cells[cell], (enum code_field)c), f);
+                fputc(exp_cell_code(&ep->cells[cell], (enum exp_code_field)c), f);
             fputs("\";\n", f);
         }
     }

@@ -120,23 +120,23 @@ static const char *source_word(enum exp_source s)
     return s == EXP_SOURCE_SIM ? "sim" : s == EXP_SOURCE_ANCHORED ? "anchored" : "model";
 }
 
-const char *const exp_code_names[C_COUNT] = { "source", "decision", "seed_decision", "seed_reason" };
+const char *const exp_code_names[EXP_CODE_COUNT] = { "source", "decision", "seed_decision", "seed_reason" };
 
-char exp_cell_code(const exp_cell *c, enum code_field f)
+char exp_cell_code(const exp_cell *c, enum exp_code_field f)
 {
     switch (f) {
-    case C_SOURCE: return source_code(c->source);
-    case C_DECISION: return target_code(c->decision);
-    case C_SEED_DECISION: return target_code(c->seed_decision);
+    case EXP_CODE_SOURCE: return source_code(c->source);
+    case EXP_CODE_DECISION: return target_code(c->decision);
+    case EXP_CODE_SEED_DECISION: return target_code(c->seed_decision);
     default: return reason_code(c->seed_reason);
     }
 }
 
-const char *const exp_host_names[H_COUNT] = { "cpu_us", "density", "density_fraction" };
+const char *const exp_host_names[EXP_HOST_COUNT] = { "cpu_us", "density", "density_fraction" };
 
-double exp_host_value(const exp_host_cell *c, enum host_field f)
+static double host_value(const exp_host_cell *c, enum exp_host_field f)
 {
-    return f == H_CPU ? c->cpu_us : f == H_DENSITY ? c->density : c->density_fraction;
+    return f == EXP_HOST_CPU ? c->cpu_us : f == EXP_HOST_DENSITY ? c->density : c->density_fraction;
 }
 
 static void json_numbers(FILE *f, const char *name, size_t count, double (*get)(const void *, size_t, int),
@@ -159,7 +159,7 @@ double exp_get_gpu(const void *base, size_t i, int field)
 
 double exp_get_host(const void *base, size_t i, int field)
 {
-    return exp_host_value(&((const exp_host_cell *)base)[i], (enum host_field)field);
+    return host_value(&((const exp_host_cell *)base)[i], (enum exp_host_field)field);
 }
 
 /* A band's numbers as every export writes them: n_lo, n_hi exact, then
@@ -211,15 +211,15 @@ static void json_pattern(FILE *f, const exp_pattern *ep)
     fprintf(f, "\n      ],\n      \"cell_count\": %zu,\n      \"host_cell_count\": %zu,\n      \"cells\": {\n",
             ep->cell_count, ep->host_cell_count);
     json_numbers(f, "gpu_us", ep->cell_count, exp_get_gpu, ep->cells, 0, 0);
-    for (int c = 0; c < C_COUNT; c++) {
+    for (int c = 0; c < EXP_CODE_COUNT; c++) {
         fprintf(f, "        \"%s\": \"", exp_code_names[c]);
         for (size_t i = 0; i < ep->cell_count; i++)
-            fputc(exp_cell_code(&ep->cells[i], (enum code_field)c), f);
-        fprintf(f, "\"%s\n", c + 1 < C_COUNT ? "," : "");
+            fputc(exp_cell_code(&ep->cells[i], (enum exp_code_field)c), f);
+        fprintf(f, "\"%s\n", c + 1 < EXP_CODE_COUNT ? "," : "");
     }
     fputs("      },\n      \"host_cells\": {\n", f);
-    for (int h = 0; h < H_COUNT; h++)
-        json_numbers(f, exp_host_names[h], ep->host_cell_count, exp_get_host, ep->host_cells, h, h + 1 == H_COUNT);
+    for (int h = 0; h < EXP_HOST_COUNT; h++)
+        json_numbers(f, exp_host_names[h], ep->host_cell_count, exp_get_host, ep->host_cells, h, h + 1 == EXP_HOST_COUNT);
     fputs("      },\n", f);
     json_bands(f, "error_bands", ep->bands[EXP_SIDE_GPU], ep->band_count[EXP_SIDE_GPU], 0);
     json_bands(f, "cpu_error_bands", ep->bands[EXP_SIDE_CPU], ep->band_count[EXP_SIDE_CPU], 1);
@@ -312,7 +312,7 @@ static void write_csv_meta(const exp_table *t, FILE *f)
  * sidecar's (write_csv_meta). */
 static void write_csv(const exp_table *t, FILE *f)
 {
-    char g[48], v[H_COUNT][48], params[256];
+    char g[48], v[EXP_HOST_COUNT][48], params[256];
     /* the parameters in the axes' order (params_csv.h), from the table */
     pat_csv_header(PAT_CSV_SHARED_FIRST, params, sizeof params);
     fprintf(f, "pattern,%s,gpu_us,cpu_us,density,density_fraction,source,decision,seed_decision,seed_reason\n", params);
@@ -324,11 +324,11 @@ static void write_csv(const exp_table *t, FILE *f)
             const exp_cell *c = &ep->cells[i];
             const exp_host_cell *h = &ep->host_cells[exp_host_index(ep, i)];
             exp_format_value(g, sizeof g, c->gpu_us);
-            for (int k = 0; k < H_COUNT; k++)
-                exp_format_value(v[k], sizeof v[k], exp_host_value(h, (enum host_field)k));
+            for (int k = 0; k < EXP_HOST_COUNT; k++)
+                exp_format_value(v[k], sizeof v[k], host_value(h, (enum exp_host_field)k));
             fprintf(f, "%s,", pat_name(p.pattern));
             pat_csv_write(f, PAT_CSV_SHARED_FIRST, &p, 0);
-            fprintf(f, ",%s,%s,%s,%s,%s,%s,%s,%s\n", g, v[H_CPU], v[H_DENSITY], v[H_FRACTION],
+            fprintf(f, ",%s,%s,%s,%s,%s,%s,%s,%s\n", g, v[EXP_HOST_CPU], v[EXP_HOST_DENSITY], v[EXP_HOST_FRACTION],
                     source_word(c->source), dsp_target_name(c->decision), dsp_target_name(c->seed_decision), dsp_reason_name(c->seed_reason));
         }
     }

@@ -20,6 +20,9 @@ check "a quick run exits 0" test "$rc" -eq 0
 for m in pool_dispatch pool_dispatch_cold count reduce bitmask store_s0 store_skip compact concat hist zero merge; do
     check "the CSV has $m" grep -q "^$m,2," "$tmp/c.csv"
 done
+check "the CSV and the config name the machine's boot id" \
+    test "$(sed -n 's/^# boot_id: //p' "$tmp/c.csv")" = "$(sed -n 's/^; boot_id \([^ ]*\) .*/\1/p' "$tmp/c.ini")" -a \
+    -n "$(sed -n 's/^# boot_id: //p' "$tmp/c.csv")"
 check "23 histogram sizes (1 to 2^22 bins)" test "$(grep -c '^hist,' "$tmp/c.csv")" -eq 23
 check "the config says it takes medians" grep -q 'median of 3 repetitions' "$tmp/c.ini"
 for k in pool_dispatch_us key_ns reduce_ns bitmask_ns store_ns store_skip_ns store_skip_lanes copy_gbps zero_ns_per_bin merge_ns_per_bin \

@@ -348,6 +348,16 @@ static void test_cpu_tier_costs(void **state)
     pat_params wr = params(PAT_BITMASK, 16, 0.5, 1, 0);
     assert_int_equal(cpu_predict(&c, &wr, &b, err), 0);
     assert_float_equal(b.pool_us, c.write_fixed_us, 1e-12);
+    /* bitmask's scan folds each word's flags: its own price, key_ns where a
+     * config lacks it (docs/findings.md 45) */
+    assert_true(c.bitmask_ns > c.key_ns);
+    wr = params(PAT_BITMASK, 1 << 20, 0.5, 1, 0);
+    assert_int_equal(cpu_predict(&c, &wr, &b, err), 0);
+    assert_float_equal(b.scan_us, (1 << 20) / (double)c.workers * c.bitmask_ns / 1e3, 1e-9);
+    cpu_config no_bitmask = c;
+    no_bitmask.bitmask_ns = 0;
+    assert_int_equal(cpu_predict(&no_bitmask, &wr, &b, err), 0);
+    assert_float_equal(b.scan_us, (1 << 20) / (double)c.workers * c.key_ns / 1e3, 1e-9);
     cpu_config no_write = c;
     no_write.write_fixed_us = 0;
     wr = params(PAT_STORE, 16, 1, 1, 0);

@@ -105,7 +105,7 @@ static double skip_cost(double extra_us, double s, int lanes, double per_elem)
 }
 
 /* Reads back the CSV this program writes: the figures the config is
- * derived from, from each row's fastest repetition. */
+ * derived from, from each row's median repetition. */
 static int read_results(const char *path, int *workers, uint64_t *n, double *pool_us, double *key_ns, double *reduce_ns,
                         double *bitmask_ns, double *compact_ns, double *copy_gbps, double *zero_big, double *merge_big, double *update,
                         double *skip_ns, int *lanes)
@@ -321,6 +321,9 @@ int cpb_costs_main(int argc, char **argv)
             return 1;
         }
         job.n = n;
+        char boot[64];
+        cpb_boot_id(boot, sizeof boot);
+        fprintf(csv, "# boot_id: %s\n", boot);
         fprintf(csv, "measure,workers,n,bins,selectivity,reps,time_us_median,time_us_min,time_us_max,ns_per_element_worker\n");
 
         timing t = measure(pool, cpb_task_empty, &job, 200, 0);
@@ -439,9 +442,13 @@ int cpb_costs_main(int argc, char **argv)
         if (from_csv)
             fprintf(f, "; n = %llu elements; derived with cpubench --from-csv %s (the raw timings).\n",
                     (unsigned long long)n, from_csv);
-        else
+        else {
+            char boot[64];
+            cpb_boot_id(boot, sizeof boot);
             fprintf(f, "; n = %llu elements, median of %d repetitions after a warm-up, all workers running.\n",
                     (unsigned long long)n, reps);
+            fprintf(f, "; boot_id %s (one machine between two reboots: runs with one id ran on one host)\n", boot);
+        }
         fprintf(f, "; Every value below is a measurement (or says where it came from instead).\n\n");
         fprintf(f, "[source]\nname = %s\ncpu_model = %.60s\ndate = %s\ntool = cpubench\n\n", name, model, date);
         fprintf(f, "[cpu]\nworkers = %d\n\n", workers);
@@ -470,8 +477,9 @@ int cpb_costs_main(int argc, char **argv)
                 same_bin_ns);
         fclose(f);
     }
-    fprintf(stderr, "cpubench: %d workers on %s: pool %.2f us, key %.3f ns, reduce %.3f ns, compact %.3f ns, l1/l2/llc/dram update %.3f/%.3f/%.3f/%.3f ns\n",
-            workers, model, pool_us, key_ns, reduce_ns, compact_ns, ns[0], ns[1], ns[2], ns[3]);
+    fprintf(stderr, "cpubench: %d workers on %s: pool %.2f us, key %.3f ns, reduce %.3f ns, bitmask %.3f ns, compact %.3f ns, "
+                    "l1/l2/llc/dram update %.3f/%.3f/%.3f/%.3f ns\n",
+            workers, model, pool_us, key_ns, reduce_ns, bitmask_ns, compact_ns, ns[0], ns[1], ns[2], ns[3]);
     if (csv && csv != stdout)
         fclose(csv);
     cpb_pool_close(pool);

@@ -38,6 +38,18 @@ void cpb_cpu_model(char *buf, size_t len)
         fclose(f);
 }
 
+void cpb_boot_id(char *buf, size_t len)
+{
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    snprintf(buf, len, "unknown");
+    if (f && fgets(buf, (int)len, f))
+        buf[strcspn(buf, "\n")] = 0;
+    if (f)
+        fclose(f);
+    if (!buf[0])
+        snprintf(buf, len, "unknown");
+}
+
 int cpb_online_cpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);

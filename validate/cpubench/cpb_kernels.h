@@ -19,8 +19,10 @@ typedef struct cpb_kjob {
     uint64_t offset[CPB_MAX_WORKERS + 1];
 } cpb_kjob;
 
-/* The slice [lo, hi) of worker w among W, cut at multiples of 16 elements
- * (a 64-byte line of 32-bit words). */
+/* The slice [lo, hi) of worker w among W, cut at multiples of 16 items (a
+ * 64-byte line of 32-bit words): elements, or for bitmask mask words (512
+ * elements, so below about 2^17 elements on 16 workers the busiest worker
+ * holds up to 512 more than n/W, which the tier's n/w ignores). */
 void cpb_slice(uint64_t n, int w, int W, uint64_t *lo, uint64_t *hi);
 
 void cpb_task_empty(int w, int W, void *job);

@@ -140,10 +140,12 @@ static void print_config(const cpb_cfg *c)
 
 static void provenance(const opts *o, cpb_pool *pool)
 {
-    char model[256], date[64];
+    char model[256], date[64], boot[64];
     cpb_cpu_model(model, sizeof model);
+    cpb_boot_id(boot, sizeof boot);
     cpb_date(date, sizeof date);
     printf("# cpu_model: %s\n", model);
+    printf("# boot_id: %s\n", boot);
     printf("# online_cpus: %d\n", cpb_online_cpus());
     printf("# workers: %d\n", o->workers);
     printf("# simd: %s\n", cpb_simd_level());
