@@ -295,6 +295,7 @@ int atomsim_lookup(const atomsim_table *t, const atomsim_query *q, atomsim_answe
     out->cpu_lo_us = a.cpu_lo_us;
     out->cpu_hi_us = a.cpu_hi_us;
     out->cpu_band_rows = a.cpu_band_rows;
+    out->close_call = a.close_call;
     out->gpu_kernel_us = a.gpu_kernel_us;
     out->cpu_compute_us = a.cpu_compute_us;
     out->cost_decision = (int)a.d.cost_target;

@@ -166,17 +166,17 @@ void crep_routing_rows(FILE *f, const val_route_row *rows, size_t n)
     pat_csv_header(PAT_CSV_TABLE, params, sizeof params);
     fprintf(f, "pattern,%s,gpu_us,cpu_us,faster,pred_gpu_us,pred_cpu_us,cost_decision,seed_decision,seed_reason,"
                "cost_misroute,seed_misroute,band_rows,pred_gpu_lo_us,pred_gpu_hi_us,cpu_band_rows,pred_cpu_lo_us,"
-               "pred_cpu_hi_us\n",
+               "pred_cpu_hi_us,close_call\n",
             params);
     for (size_t i = 0; i < n; i++) {
         const val_route_row *r = &rows[i];
         fprintf(f, "%s,", pat_name(r->params.pattern));
         pat_csv_write(f, PAT_CSV_TABLE, &r->params, 6);
-        fprintf(f, ",%.6g,%.6g,%s,%.6g,%.6g,%s,%s,%s,%d,%d,%d,%.6g,%.6g,%d,%.6g,%.6g\n", r->gpu_us, r->cpu_us,
+        fprintf(f, ",%.6g,%.6g,%s,%.6g,%.6g,%s,%s,%s,%d,%d,%d,%.6g,%.6g,%d,%.6g,%.6g,%d\n", r->gpu_us, r->cpu_us,
                 r->gpu_us < r->cpu_us ? "gpu" : "cpu", r->cost.gpu_kernel_us, r->cost.cpu_compute_us,
                 dsp_target_name(r->cost.d.target), dsp_target_name(r->seed.d.target), dsp_reason_name(r->seed.d.seed_reason),
                 r->misroute[0], r->misroute[1], r->cost.band_rows, r->part_lo_us[EXP_SIDE_GPU], r->part_hi_us[EXP_SIDE_GPU],
-                r->cost.cpu_band_rows, r->part_lo_us[EXP_SIDE_CPU], r->part_hi_us[EXP_SIDE_CPU]);
+                r->cost.cpu_band_rows, r->part_lo_us[EXP_SIDE_CPU], r->part_hi_us[EXP_SIDE_CPU], r->cost.close_call);
     }
 }
 
@@ -186,14 +186,16 @@ void crep_routing_stats(const val_route_stats *s, int csv)
     if (csv) {
         /* the bands' coverage belongs to the table, not a rule: the same on both lines */
         printf("rule,rows,misroutes,misroute_pct,regret_pct,banded,band_inside,band_below,band_above,"
-               "cpu_banded,cpu_band_inside,cpu_band_below,cpu_band_above\n");
+               "cpu_banded,cpu_band_inside,cpu_band_below,cpu_band_above,close_calls,close_call_misroutes,"
+               "clear_regret_pct\n");
         for (int r = 0; r < 2; r++) {
             printf("%s,%zu,%zu,%.2f,%.2f", dsp_rule_name((enum dsp_rule)r), s->rows, s->misroutes[r],
                    100 * s->misroutes[r] / n, 100 * s->regret[r]);
             for (int side = 0; side < EXP_SIDES; side++)
                 printf(",%zu,%zu,%zu,%zu", s->banded[side], s->banded[side] - s->band_below[side] - s->band_above[side],
                        s->band_below[side], s->band_above[side]);
-            printf("\n");
+            /* the close calls are the cost answer's: the same on both lines */
+            printf(",%zu,%zu,%.2f\n", s->close_calls, s->close_misroutes, 100 * s->clear_regret);
         }
         return;
     }
@@ -216,4 +218,7 @@ void crep_routing_stats(const val_route_stats *s, int csv)
         } else
             printf("%s: no scored row's answer has a band\n", label[side]);
     }
+    printf("close calls (the two bands overlap): %zu of %zu rows, holding %zu of the cost rule's %zu misroutes; "
+           "the other rows' regret %.2f%%\n",
+           s->close_calls, s->rows, s->close_misroutes, s->misroutes[DSP_RULE_COST], 100 * s->clear_regret);
 }

@@ -29,7 +29,9 @@ static void usage(FILE *f)
                "--max-misroute and --max-regret (fractions) are the cost rule's goals: exit 1 past them.\n"
                "Beside them: the table's GPU kernel and CPU tier errors, and each side's error band coverage\n"
                "(how many measured kernel and CPU times fall inside their answer's p10..p90 band, below and\n"
-               "above it).  --rows-out writes every scored row with its answers, both bands and misroutes.\n");
+               "above it), and the close calls: rows whose two bands overlap, the misroutes among them and\n"
+               "the other rows' regret.  --rows-out writes every scored row with its answers, both bands,\n"
+               "its close call and misroutes.\n");
 }
 
 int cmd_check_routing(int argc, char **argv)

@@ -45,6 +45,8 @@ void dpr_text(FILE *f, const tbl_table *t, const tbl_answer *a)
     fprintf(f, "gpu_us: %.6g\ngpu_band_us: %s\ncpu_us: %.6g\ncpu_band_us: %s\n", a->gpu_us,
             band_text(a->gpu_lo_us, a->gpu_hi_us, a->band_rows, band, sizeof band), a->cpu_us,
             band_text(a->cpu_lo_us, a->cpu_hi_us, a->cpu_band_rows, cpu_band, sizeof cpu_band));
+    fprintf(f, "close_call: %s\n", a->close_call ? "true (the two bands overlap: rows like this have run faster on either side)"
+                                                 : "false (the bands do not overlap)");
     fprintf(f, "cost_decision: %s\nseed_decision: %s\nseed_reason: %s\n", dsp_target_name(a->d.cost_target),
            dsp_target_name(a->d.seed_target), dsp_reason_name(a->d.seed_reason));
     fprintf(f, "density_fraction: %.6g\npenalty: %.6g\ninhibited: %s\nextrapolated: %s\n", a->density_fraction,
@@ -81,8 +83,8 @@ void dpr_json(FILE *f, const tbl_table *t, const tbl_answer *a)
            dsp_reason_name(a->d.reason), dsp_rule_name(a->rule));
     fprintf(f, "  \"gpu_us\": %.6g,\n  \"gpu_lo_us\": %.6g,\n  \"gpu_hi_us\": %.6g,\n  \"band_rows\": %d,\n  \"cpu_us\": %.6g,\n",
            a->gpu_us, a->gpu_lo_us, a->gpu_hi_us, a->band_rows, a->cpu_us);
-    fprintf(f, "  \"cpu_lo_us\": %.6g,\n  \"cpu_hi_us\": %.6g,\n  \"cpu_band_rows\": %d,\n", a->cpu_lo_us, a->cpu_hi_us,
-            a->cpu_band_rows);
+    fprintf(f, "  \"cpu_lo_us\": %.6g,\n  \"cpu_hi_us\": %.6g,\n  \"cpu_band_rows\": %d,\n  \"close_call\": %s,\n",
+            a->cpu_lo_us, a->cpu_hi_us, a->cpu_band_rows, a->close_call ? "true" : "false");
     fprintf(f, "  \"gpu_kernel_us\": %.6g,\n  \"cpu_compute_us\": %.6g,\n", a->gpu_kernel_us, a->cpu_compute_us);
     fprintf(f, "  \"cost_decision\": \"%s\",\n  \"seed_decision\": \"%s\",\n  \"seed_reason\": \"%s\",\n",
            dsp_target_name(a->d.cost_target), dsp_target_name(a->d.seed_target), dsp_reason_name(a->d.seed_reason));
@@ -102,18 +104,18 @@ void dpr_json(FILE *f, const tbl_table *t, const tbl_answer *a)
 void dpr_csv_header(FILE *f)
 {
     fputs("pattern,n,wg,smem_per_wg,selectivity,bins,hot,addresses,decision,reason,rule,gpu_us,gpu_lo_us,gpu_hi_us,"
-          "cpu_us,cost_decision,seed_decision,seed_reason,data_on,source,extrapolated,cpu_lo_us,cpu_hi_us\n",
+          "cpu_us,cost_decision,seed_decision,seed_reason,data_on,source,extrapolated,cpu_lo_us,cpu_hi_us,close_call\n",
           f);
 }
 
 void dpr_csv_row(FILE *f, const tbl_query *q, const tbl_answer *a)
 {
-    fprintf(f, "%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%s,%s,%s,%s,%s,%d,%.6g,%.6g\n",
+    fprintf(f, "%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%s,%s,%s,%s,%s,%d,%.6g,%.6g,%d\n",
            pat_name(q->pattern), q->n, q->wg, q->smem_per_wg, q->selectivity, q->bins, q->hot, q->addresses,
            dsp_target_name(a->d.target), dsp_reason_name(a->d.reason), dsp_rule_name(a->rule), a->gpu_us,
            a->gpu_lo_us, a->gpu_hi_us, a->cpu_us, dsp_target_name(a->d.cost_target), dsp_target_name(a->d.seed_target),
            dsp_reason_name(a->d.seed_reason), dsp_data_on_name(a->data_on), source_name(a->source), a->extrapolated,
-           a->cpu_lo_us, a->cpu_hi_us);
+           a->cpu_lo_us, a->cpu_hi_us, a->close_call);
 }
 
 /* Every row is answered before anything is written: a bad row names its

@@ -47,7 +47,7 @@ static void explain(const operation *op, const atomsim_answer *a)
                duration(a->cpu_hi_us, hi, sizeof hi), a->cpu_band_rows);
     /* where the bands overlap, the hardware has been on either side of the
      * call before: a dispatcher may prefer to measure on its own host */
-    if (a->band_rows && a->cpu_band_rows && a->gpu_lo_us <= a->cpu_hi_us && a->cpu_lo_us <= a->gpu_hi_us)
+    if (a->close_call)
         printf("  note: the two bands overlap, a close call\n");
     if (a->seed_decision != a->decision)
         printf("  note: seed 000's rule would say %s (%s)\n", atomsim_target_name(a->seed_decision),

@@ -95,6 +95,7 @@ void exp_write_c_header(const exp_table *t, FILE *f)
         "    int inhibited, source, extrapolated;\n",
         "    double cpu_lo_us, cpu_hi_us;      /* the CPU tier's band, as gpu_lo_us and gpu_hi_us are the GPU's */\n",
         "    int cpu_band_rows;\n",
+        "    int close_call;                   /* the two bands overlap */\n",
         "} atomsim_ct_answer;\n",
         "\n",
         "typedef struct atomsim_ct_band {\n",
@@ -462,6 +463,7 @@ void exp_write_c_header(const exp_table *t, FILE *f)
         "    a->cpu_lo_us = cpu - compute + compute * (cpu_band ? cpu_band->p10 : 1);\n",
         "    a->cpu_hi_us = cpu - compute + compute * (cpu_band ? cpu_band->p90 : 1);\n",
         "    a->cpu_band_rows = cpu_band ? cpu_band->rows : 0;\n",
+        "    a->close_call = a->gpu_lo_us <= a->cpu_hi_us && a->cpu_lo_us <= a->gpu_hi_us;\n",
         "    return ATOMSIM_OK;\n",
         "}\n",
     };

@@ -53,6 +53,7 @@ typedef struct tbl_answer {
     int band_rows;                    /* measured rows behind the band; 0: no band (gpu_lo = gpu_hi = gpu) */
     double cpu_lo_us, cpu_hi_us;      /* the CPU's band: cpu_us with its compute part at p10..p90 of measured / answered */
     int cpu_band_rows;                /* measured rows behind it; 0: no band (cpu_lo = cpu_hi = cpu) */
+    int close_call;                   /* the two sides' bands overlap: the hardware has been on either side */
     double density_fraction;
     dsp_decision d;                   /* both rules' verdicts and the one in force */
     enum dsp_rule rule;

@@ -42,7 +42,7 @@ int val_route_score(const tbl_table *t, const val_dataset *gpu, const val_datase
     size_t cap = gpu->count ? gpu->count : 1;
     val_route_row *rows = calloc(cap, sizeof *rows);
     double *gape = malloc(cap * sizeof *gape), *cape = malloc(cap * sizeof *cape);
-    double chosen[2] = { 0, 0 }, best = 0;
+    double chosen[2] = { 0, 0 }, best = 0, clear_chosen = 0, clear_best = 0;
     if (!rows || !gape || !cape) {
         free(rows);
         free(gape);
@@ -90,6 +90,12 @@ int val_route_score(const tbl_table *t, const val_dataset *gpu, const val_datase
         double lo[EXP_SIDES] = { a->gpu_lo_us, a->cpu_lo_us }, hi[EXP_SIDES] = { a->gpu_hi_us, a->cpu_hi_us };
         double measured[EXP_SIDES] = { r->gpu_us, r->cpu_us };
         int banded[EXP_SIDES] = { a->band_rows, a->cpu_band_rows };
+        st->close_calls += (size_t)a->close_call;
+        st->close_misroutes += (size_t)(a->close_call && r->misroute[DSP_RULE_COST]);
+        if (!a->close_call) {
+            clear_chosen += a->d.target == DSP_GPU ? r->gpu_us : r->cpu_us;
+            clear_best += fast;
+        }
         for (int s = 0; s < EXP_SIDES; s++) {
             r->part_lo_us[s] = lo[s] - fixed[s];
             r->part_hi_us[s] = hi[s] - fixed[s];
@@ -103,6 +109,7 @@ int val_route_score(const tbl_table *t, const val_dataset *gpu, const val_datase
     }
     for (int rule = 0; rule < 2; rule++)
         st->regret[rule] = best > 0 ? chosen[rule] / best - 1 : NAN;
+    st->clear_regret = clear_best > 0 ? clear_chosen / clear_best - 1 : NAN;
     quantiles(gape, st->rows, &st->gpu_median_ape, &st->gpu_p90_ape);
     quantiles(cape, st->rows, &st->cpu_median_ape, &st->cpu_p90_ape);
     free(gape);

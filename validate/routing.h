@@ -45,6 +45,11 @@ typedef struct val_route_stats {
      * band (p10..p90, so 80% inside when the band is right), how many
      * measured times fall inside it, below it and above it */
     size_t banded[EXP_SIDES], band_below[EXP_SIDES], band_above[EXP_SIDES];
+    /* the cost answer's close calls (its two bands overlap): how many, how
+     * many of the cost rule's misroutes are among them, and the regret of
+     * the rows that are not close calls */
+    size_t close_calls, close_misroutes;
+    double clear_regret;
 } val_route_stats;
 
 /* Joins the two datasets on their configuration and scores the table with

@@ -199,6 +199,7 @@ static void test_lookup(void **state)
     assert_true(a.band_rows > 0); /* the table was exported with residuals */
     assert_true(a.cpu_band_rows > 0 && a.cpu_lo_us <= a.cpu_hi_us); /* and CPU residuals */
     assert_true(a.cpu_lo_us != a.cpu_hi_us);
+    assert_int_equal(a.close_call, a.gpu_lo_us <= a.cpu_hi_us && a.cpu_lo_us <= a.gpu_hi_us);
     assert_int_equal(a.cost_decision, a.gpu_us <= a.cpu_us ? ATOMSIM_GPU : ATOMSIM_CPU);
     assert_false(a.extrapolated);
     assert_true(a.source == ATOMSIM_SOURCE_MODEL || a.source == ATOMSIM_SOURCE_SIM || a.source == ATOMSIM_SOURCE_MIXED);

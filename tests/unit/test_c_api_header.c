@@ -151,7 +151,7 @@ static void compare(const atomsim_table *t, const atomsim_ct_query *cq)
     DBL(cpu_compute_us)
     DBL(density_fraction) DBL(penalty)
     INT(decision) INT(reason) INT(rule) INT(data_on) INT(band_rows) INT(cost_decision) INT(seed_decision)
-    INT(seed_reason) INT(inhibited) INT(source) INT(extrapolated) INT(cpu_band_rows)
+    INT(seed_reason) INT(inhibited) INT(source) INT(extrapolated) INT(cpu_band_rows) INT(close_call)
 #undef DBL
 #undef INT
 }
@@ -369,11 +369,11 @@ static void emit(const atomsim_table *t, const atomsim_table_info *info, const a
     fprintf(in, "%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%s\n", atomsim_pattern_name(q.pattern), q.n, q.wg,
             q.smem_per_wg, q.selectivity, q.bins, q.hot, q.addresses, atomsim_rule_name(rule),
             atomsim_data_on_name(data_on));
-    fprintf(expect, "%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%s,%s,%s,%s,%s,%d,%.6g,%.6g\n", atomsim_target_name(a.decision),
+    fprintf(expect, "%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%s,%s,%s,%s,%s,%d,%.6g,%.6g,%d\n", atomsim_target_name(a.decision),
             atomsim_reason_name(a.reason), atomsim_rule_name(a.rule), a.gpu_us, a.gpu_lo_us, a.gpu_hi_us, a.cpu_us,
             atomsim_target_name(a.cost_decision), atomsim_target_name(a.seed_decision),
             atomsim_reason_name(a.seed_reason), atomsim_data_on_name(a.data_on), source_name(a.source),
-            a.extrapolated, a.cpu_lo_us, a.cpu_hi_us);
+            a.extrapolated, a.cpu_lo_us, a.cpu_hi_us, a.close_call);
 }
 
 static int emit_batch(const atomsim_table *t, char **paths)
