@@ -25,7 +25,7 @@ TABLE_CPU := configs/cpu-gpuhost-16core.ini
 # must not be built from the rows that will test it (docs/dispatch.md,
 # "Error bands").
 TABLE_SPENT_h100 := 1 2 3 4 5 6 7 8
-TABLE_SPENT_h200 := 2 3 4 5 6 7 8 9 10 11 12
+TABLE_SPENT_h200 := 2 3 4 5 6 7 8 9 10 11 12 13
 TABLE_RESIDUALS_h100 := validate/data/h100.csv validate/data/probes/h100-wg-sizes-2.csv \
                         validate/data/probes/h100-split-exit-2.csv validate/data/probes/h100-occupancy-probe.csv \
                         $(foreach k,$(TABLE_SPENT_h100),validate/truth/routing-$(k)-h100.csv)
