@@ -194,8 +194,12 @@ void crep_routing_stats(const val_route_stats *s, int csv)
             for (int side = 0; side < EXP_SIDES; side++)
                 printf(",%zu,%zu,%zu,%zu", s->banded[side], s->banded[side] - s->band_below[side] - s->band_above[side],
                        s->band_below[side], s->band_above[side]);
-            /* the close calls are the cost answer's: the same on both lines */
-            printf(",%zu,%zu,%.2f\n", s->close_calls, s->close_misroutes, 100 * s->clear_regret);
+            /* the close calls and what falls outside them are the cost
+             * rule's: the seed rule's line leaves them empty */
+            if (r == DSP_RULE_COST)
+                printf(",%zu,%zu,%.2f\n", s->close_calls, s->close_misroutes, 100 * s->clear_regret);
+            else
+                printf(",,,\n");
         }
         return;
     }

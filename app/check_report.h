@@ -59,9 +59,9 @@ void crep_routing_rows(FILE *f, const val_route_row *rows, size_t n);
 /* The truth set's counts, each rule's misroutes and regret, and the
  * table's accuracy on the set; with csv, the rule table alone (rule, rows,
  * misroutes, misroute_pct, regret_pct, then each side's band coverage:
- * banded, inside, below, above, the GPU's then the CPU's; then the cost
- * answers' close calls, the misroutes among them and the other rows'
- * regret). */
+ * banded, inside, below, above, the GPU's then the CPU's; then, on the
+ * cost rule's line only, its close calls, the misroutes among them and
+ * the other rows' regret). */
 void crep_routing_stats(const val_route_stats *s, int csv);
 
 #endif

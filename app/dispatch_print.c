@@ -45,8 +45,10 @@ void dpr_text(FILE *f, const tbl_table *t, const tbl_answer *a)
     fprintf(f, "gpu_us: %.6g\ngpu_band_us: %s\ncpu_us: %.6g\ncpu_band_us: %s\n", a->gpu_us,
             band_text(a->gpu_lo_us, a->gpu_hi_us, a->band_rows, band, sizeof band), a->cpu_us,
             band_text(a->cpu_lo_us, a->cpu_hi_us, a->cpu_band_rows, cpu_band, sizeof cpu_band));
-    fprintf(f, "close_call: %s\n", a->close_call ? "true (the two bands overlap: rows like this have run faster on either side)"
-                                                 : "false (the bands do not overlap)");
+    fprintf(f, "close_call: %s\n", a->close_call                        ? "true (the p10..p90 bands overlap)"
+                                   : !a->band_rows && !a->cpu_band_rows ? "false (neither side has a band; the times differ)"
+                                   : !a->band_rows || !a->cpu_band_rows ? "false (one side has no band; its time lies outside the other's band)"
+                                                                        : "false (the p10..p90 bands do not overlap)");
     fprintf(f, "cost_decision: %s\nseed_decision: %s\nseed_reason: %s\n", dsp_target_name(a->d.cost_target),
            dsp_target_name(a->d.seed_target), dsp_reason_name(a->d.seed_reason));
     fprintf(f, "density_fraction: %.6g\npenalty: %.6g\ninhibited: %s\nextrapolated: %s\n", a->density_fraction,

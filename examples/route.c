@@ -45,8 +45,8 @@ static void explain(const operation *op, const atomsim_answer *a)
     if (a->cpu_band_rows)
         printf("  CPU time, validation p10..p90: %s to %s (%d measured rows)\n", duration(a->cpu_lo_us, lo, sizeof lo),
                duration(a->cpu_hi_us, hi, sizeof hi), a->cpu_band_rows);
-    /* where the bands overlap, the hardware has been on either side of the
-     * call before: a dispatcher may prefer to measure on its own host */
+    /* where the p10..p90 bands overlap the verdict may go either way on a
+     * host: a dispatcher may prefer to measure there */
     if (a->close_call)
         printf("  note: the two bands overlap, a close call\n");
     if (a->seed_decision != a->decision)

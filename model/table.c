@@ -777,9 +777,9 @@ int tbl_lookup(const tbl_table *t, const tbl_query *q, tbl_answer *a, char err[C
     a->cpu_band_rows = b ? b->rows : 0;
     a->cpu_lo_us = a->cpu_us - a->cpu_compute_us + a->cpu_compute_us * (b ? b->p10 : 1);
     a->cpu_hi_us = a->cpu_us - a->cpu_compute_us + a->cpu_compute_us * (b ? b->p90 : 1);
-    /* where the bands overlap, rows like this one have run faster on
-     * either side; where they do not, the verdict has held (on held-out
-     * truth sets 11 and 12 every misroute was a close call) */
+    /* where the bands overlap the verdict may go either way on a host (on
+     * held-out H200 truth sets 11-13 every misroute was a close call); a
+     * side without a band is its point */
     a->close_call = a->gpu_lo_us <= a->cpu_hi_us && a->cpu_lo_us <= a->gpu_hi_us;
     return 0;
 }

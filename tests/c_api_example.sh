@@ -42,6 +42,14 @@ check_eval "cas-append 2^20 at 10%: the CLI's decision" \
 cpu_lo=$("$A" dispatch --table "$T" --pattern compaction --n 10000000 --selectivity 0.25 --format json |
     python3 -c 'import json,sys; a=json.load(sys.stdin); print("%.3g ms to %.3g ms" % (a["cpu_lo_us"] / 1e3, a["cpu_hi_us"] / 1e3))')
 check_eval "the compaction's CPU band is the CLI's ($cpu_lo)" "grep -q \"^  CPU time, validation p10..p90: $cpu_lo \" $tmp/out"
+# a close call is noted where the CLI calls it one
+close=0
+for q in "--pattern compaction --n 10000000 --selectivity 0.25" \
+         "--pattern histogram --n 16777216 --bins 256 --wg 96 --smem-per-wg 40960" \
+         "--pattern cas-append --n 1048576 --selectivity 0.1"; do
+    "$A" dispatch --table "$T" $q --format json | grep -q '"close_call": true' && close=$((close + 1))
+done
+check_eval "route notes the CLI's close calls ($close)" "[ \$(grep -c '^  note: the two bands overlap' $tmp/out) -eq $close ]"
 check_eval "the compaction's GPU cost is the CLI's" \
     "grep -q \"the GPU is faster: \$(\"$A\" dispatch --table $T --pattern compaction --n 10000000 --selectivity 0.25 | sed -n 's/^gpu_us: \([0-9]*\)\..*/\1/p') us\" $tmp/out"
 

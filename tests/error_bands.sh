@@ -127,6 +127,24 @@ for a in answers:
     seen.add(a["close_call"])
 sys.exit(0 if seen == {True, False} else 2)' 
 check_eval "close calls: dispatch marks exactly the answers whose bands overlap (both kinds seen)" "[ $? -eq 0 ]"
+# what falls inside and outside the close calls, recomputed from --rows-out:
+# measured times set so that the cost rule's choice takes twice the other
+# side's time on every other row (a misroute) and half of it on the rest
+awk -F, -v h="$head" -v out="$tmp/gpu4.csv" -v cout="$tmp/cpu4.csv" -v prov="$cpu_prov" '
+    BEGIN { print "# gpu: NVIDIA H100 80GB HBM3" >out; print h >out; print prov >cout; print h >cout }
+    NR > 1 { x = $12; mis = (NR % 2 == 0); chosen = mis ? 2 * x : x; other = mis ? x : 2 * x
+             g = $14 == "gpu" ? chosen : other; c = $14 == "gpu" ? other : chosen
+             p = $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," $8 ",3,"
+             printf "%s%.9g,%.9g,%.9g,ok\n", p, g, g, g >out; printf "%s%.9g,%.9g,%.9g,ok\n", p, c, c, c >cout }' "$tmp/rows3.csv"
+"$A" check --routing --table "$tmp/t3.json" --gpu-data "$tmp/gpu4.csv" --cpu-data "$tmp/cpu4.csv" --rows-out "$tmp/rows4.csv" \
+    --format csv >"$tmp/csv4"
+want=$(awk -F, 'NR > 1 { n += $25; m += ($25 == 1 && $17 == 1); o += ($25 == 0 && $17 == 1)
+                          if ($25 == 0) { ch += ($14 == "gpu" ? $9 : $10); b += ($9 < $10 ? $9 : $10) } }
+                END { printf "%d,%d,%.2f %d", n, m, 100 * (ch / b - 1), o }' "$tmp/rows4.csv")
+got=$(awk -F, '$1 == "cost" { print $14 "," $15 "," $16 }' "$tmp/csv4")
+check_eval "close calls: the misroutes among them and the others' regret are the rows' own ($got)" \
+    "[ \"$got\" = \"\${want%% *}\" ] && [ \"\${want#* }\" -gt 0 ] && [ \"\$(echo $got | cut -d, -f2)\" -gt 0 ]"
+check_eval "close calls: the seed rule's line leaves them empty" "grep -q '^seed,.*,,,\$' $tmp/csv4"
 # a GPU's dataset, or a host with another worker count, is refused
 "$A" export "${X[@]}" --cpu-residuals "$tmp/gpu.csv" --output "$tmp/t4.json" >/dev/null 2>"$tmp/e4"
 rc=$?
