@@ -49,13 +49,18 @@ awk -F, -v h="$head" 'BEGIN { print "# gpu: NVIDIA H100 80GB HBM3"; print h }
     echo "counter,1073741824,256,1,256,0,1,0,3,9000,9000,9000,ok"
     echo "histogram,2000000,256,1,256,0,1,0,3,50,50,50,ok"
 } >"$tmp/gpu-b.csv"
-"$A" export "${X[@]}" --residuals "$tmp/gpu-a.csv" --residuals "$tmp/gpu-b.csv" --output "$tmp/t1.json" || exit 1
-python3 - "$tmp/t1.json" >"$tmp/bands" <<'PY'
+# bands TABLE LIST: the first pattern's bands of one list, a line each:
+# n_lo, rows, p10, p50, p90
+bands() {
+    python3 - "$1" "$2" <<'PY'
 import json, sys
 t = json.load(open(sys.argv[1]))
-for b in t['patterns'][0].get('error_bands', []):
+for b in t['patterns'][0].get(sys.argv[2], []):
     print('%d %d %.4f %.4f %.4f' % (b['n_lo'], b['rows'], b['p10'], b['p50'], b['p90']))
 PY
+}
+"$A" export "${X[@]}" --residuals "$tmp/gpu-a.csv" --residuals "$tmp/gpu-b.csv" --output "$tmp/t1.json" || exit 1
+bands "$tmp/t1.json" error_bands >"$tmp/bands"
 check_eval "bands: one band, from the ten rows of two files, in the region 2^20..2^24" \
     "[ \"\$(cut -d' ' -f1,2 $tmp/bands)\" = '1048576 10' ]"
 check_eval "bands: measured / the table's own kernel answer (p10 1.19, p50 1.55, p90 1.91)" \
@@ -89,12 +94,7 @@ awk -F, -v h="$head" -v prov="$cpu_prov" 'BEGIN { print prov; print h }
     NR > 1 { t = $13 * (1 + (NR - 1) / 10); printf "%s,%s,%s,%s,%s,%s,%s,%s,7,%.9g,%.9g,%.9g,ok\n", $1, $2, $3, $4, $5, $6, $7, $8, t, t, t }' \
     "$tmp/rows.csv" >"$tmp/cpu-m.csv"
 "$A" export "${X[@]}" --residuals "$tmp/gpu.csv" --cpu-residuals "$tmp/cpu-m.csv" --output "$tmp/t3.json" || exit 1
-python3 - "$tmp/t3.json" >"$tmp/cbands" <<'PY'
-import json, sys
-t = json.load(open(sys.argv[1]))
-for b in t['patterns'][0].get('cpu_error_bands', []):
-    print('%d %d %.4f %.4f %.4f' % (b['n_lo'], b['rows'], b['p10'], b['p50'], b['p90']))
-PY
+bands "$tmp/t3.json" cpu_error_bands >"$tmp/cbands"
 check_eval "cpu bands: measured / the table's CPU compute answer (p10 1.19, p50 1.55, p90 1.91), 2^20..2^24" \
     "[ \"\$(cat $tmp/cbands)\" = '1048576 10 1.1900 1.5500 1.9100' ]"
 "$A" check --routing --table "$tmp/t3.json" --gpu-data "$tmp/gpu.csv" --cpu-data "$tmp/cpu-m.csv" >"$tmp/out3" || exit 1

@@ -72,13 +72,15 @@ int val_route_score(const tbl_table *t, const val_dataset *gpu, const val_datase
         r->params = *p;
         r->gpu_us = g->time_us_median;
         r->cpu_us = c->time_us_median;
-        double fast = fmin(r->gpu_us, r->cpu_us);
+        double fast = fmin(r->gpu_us, r->cpu_us), cost_took = 0;
         best += fast;
         st->gpu_faster += r->gpu_us < r->cpu_us;
         for (int rule = 0; rule < 2; rule++) {
             enum dsp_target side = rule == DSP_RULE_COST ? r->cost.d.target : r->seed.d.target;
             double took = side == DSP_GPU ? r->gpu_us : r->cpu_us;
             chosen[rule] += took;
+            if (rule == DSP_RULE_COST)
+                cost_took = took;
             r->misroute[rule] = took > (1 + VAL_ROUTE_SLACK) * fast;
             st->misroutes[rule] += (size_t)r->misroute[rule];
         }
@@ -93,7 +95,7 @@ int val_route_score(const tbl_table *t, const val_dataset *gpu, const val_datase
         st->close_calls += (size_t)a->close_call;
         st->close_misroutes += (size_t)(a->close_call && r->misroute[DSP_RULE_COST]);
         if (!a->close_call) {
-            clear_chosen += a->d.target == DSP_GPU ? r->gpu_us : r->cpu_us;
+            clear_chosen += cost_took;
             clear_best += fast;
         }
         for (int s = 0; s < EXP_SIDES; s++) {
