@@ -19,9 +19,10 @@
 #                        re-simulates a sample of committed cells and fails
 #                        when they moved or were made from another config.
 # Each GPU's table prices the CPU side with the tier of its own kind of
-# host: the H200's hosts run the truth sets' CPU plans a median 0.92 of the
-# ten-host tier and their cost runs agree (key_ns 0.616 against 0.656), so
-# the H200 takes the median of its hosts' configs (docs/findings.md 46).
+# host: the H200's hosts ran the spent sets' CPU plans a median 0.93 of the
+# ten-host tier and their cost runs agree (key_ns 0.618 against 0.656), so
+# the H200 takes the median of its hosts' configs (docs/findings.md 46;
+# held out on truth set 14's five hosts it ties the ten-host tier).
 # The H100 keeps the ten-host tier until an H100 host times bitmask_ns.
 TABLE_CPU_h100 := configs/cpu-gpuhost-16core.ini
 TABLE_CPU_h200 := configs/cpu-h200host-16core.ini
