@@ -1,5 +1,5 @@
 /* route.c - a runtime dispatcher's first ten minutes with libatomsim: open
- * a cost table, ask where three operations should run, and say why.
+ * a cost table, ask where four operations should run, and say why.
  *
  *   make examples && build/examples/route [TABLE.json]
  *
@@ -70,11 +70,13 @@ int main(int argc, char **argv)
     atomsim_table_get_info(t, &info);
     printf("table: %s (GPU %s, CPU tier %s)\n", path, info.gpu_name, info.cpu_name);
 
-    operation ops[3] = {
+    operation ops[] = {
         { "compaction of 10M elements keeping 25%", { 0 } },
         { "histogram of 2^24 elements into 256 bins, 96-thread workgroups with 40 KiB shared memory", { 0 } },
         { "cas-append of 1M elements keeping 10%", { 0 } },
+        { "small histogram of 16,384 elements into 256 bins", { 0 } },
     };
+    const int n_ops = (int)(sizeof ops / sizeof ops[0]);
     atomsim_query_init(&ops[0].q, "compaction");
     ops[0].q.n = 10e6;
     ops[0].q.selectivity = 0.25;
@@ -86,9 +88,13 @@ int main(int argc, char **argv)
     atomsim_query_init(&ops[2].q, "cas-append");
     ops[2].q.n = 1 << 20;
     ops[2].q.selectivity = 0.1;
+    /* near the crossover: the two sides are within each other's bands */
+    atomsim_query_init(&ops[3].q, "histogram");
+    ops[3].q.n = 16384;
+    ops[3].q.bins = 256;
 
     int failed = 0;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < n_ops; i++) {
         atomsim_answer a;
         rc = atomsim_lookup(t, &ops[i].q, &a, err, sizeof err);
         if (rc != ATOMSIM_OK) {
