@@ -60,7 +60,7 @@ check_eval "install: pkg-config --cflags --libs atomsim" \
 check_eval "install: examples/route.c builds against the installed library" "[ \$? -eq 0 ] && [ -x $tmp/route ]"
 (cd / && "$tmp/route" "$P/share/atomsim/tables/h100.json") >"$tmp/out" 2>"$tmp/err"
 check_eval "install: and runs on the installed table" \
-    "[ \$? -eq 0 ] && [ ! -s $tmp/err ] && [ \$(grep -c ': run on the [GC]PU$' $tmp/out) -eq 3 ]"
+    "[ \$? -eq 0 ] && [ ! -s $tmp/err ] && [ \$(grep -c ': run on the [GC]PU$' $tmp/out) -eq 4 ]"
 
 # ---- the installed binary, from elsewhere ------------------------------
 (cd / && "$P/bin/atomsim" --version) >"$tmp/out" 2>&1
