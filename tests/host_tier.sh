@@ -37,6 +37,24 @@ check "a share: exit 0" test "$rc" -eq 0
 # shares 1.2 and 1.3: the median 1.25 times the tier's key_ns 2.0
 check "a share: the median share times the tier's base" grep -q '^bitmask_ns = 2.5000 ; ' "$tmp/s.ini"
 check "... and a comment says so" grep -q '^; bitmask_ns: in 2 of the 3 host configs; the median of their bitmask_ns / key_ns (1.2500)' "$tmp/s.ini"
+# a share counts the hosts that timed both with a base above 0, not the key's hosts
+sed -E 's/^key_ns = [0-9.]+/key_ns = 0.0000/' "$tmp/a.ini" >"$tmp/z.ini"
+bash "$T" --name cpu-test --share bitmask_ns=key_ns "$tmp/z.ini" "$tmp/b.ini" "$tmp/c.ini" >"$tmp/z3.ini" 2>"$tmp/err"
+check "a share: only hosts with both, the base above 0 (1.3 x key_ns 2.0)" grep -q '^bitmask_ns = 2.6000 ; ' "$tmp/z3.ini"
+check "... and the comment counts them" grep -q '^; bitmask_ns: in 1 of the 3 host configs; the median of their bitmask_ns / key_ns (1.3000)' "$tmp/z3.ini"
+# the date is the newest host's, whichever file comes first
+sed -i -E 's/^date = .*/date = 2026-01-02T00:00:00Z/' "$tmp/a.ini"
+sed -i -E 's/^date = .*/date = 2026-03-04T00:00:00Z/' "$tmp/b.ini"
+sed -i -E 's/^date = .*/date = 2026-02-03T00:00:00Z/' "$tmp/c.ini"
+bash "$T" --name cpu-test "$tmp/a.ini" "$tmp/b.ini" "$tmp/c.ini" >"$tmp/d.ini" 2>/dev/null
+check "the date is the newest host's" grep -q '^date = 2026-03-04T00:00:00Z$' "$tmp/d.ini"
+# a figure written with an exponent keeps that form
+for f in a b c; do cp "$tmp/$f.ini" "$tmp/e$f.ini"; done
+sed -i -E 's/^update_same_bin_ns = [0-9.]+/update_same_bin_ns = 3e-05/' "$tmp/ea.ini"
+sed -i -E 's/^update_same_bin_ns = [0-9.]+/update_same_bin_ns = 1e-05/' "$tmp/eb.ini"
+sed -i -E 's/^update_same_bin_ns = [0-9.]+/update_same_bin_ns = 2e-05/' "$tmp/ec.ini"
+bash "$T" --name cpu-test "$tmp/ea.ini" "$tmp/eb.ini" "$tmp/ec.ini" >"$tmp/e.ini" 2>/dev/null
+check "an exponent figure: the median, as %g" grep -q '^update_same_bin_ns = 2e-05 ; ' "$tmp/e.ini"
 "$A" export --config configs/h200.ini --cpu "$tmp/s.ini" --only counter --format csv --output "$tmp/t.csv" 2>"$tmp/err"
 check "the tier loads as a CPU config" test -s "$tmp/t.csv"
 
@@ -56,6 +74,14 @@ refuse "a share no host timed both of (a base of 0 is no base)" --name x --share
 refuse "an unreadable host" --name x "$tmp/a.ini" "$tmp/missing.ini"
 refuse "no name" "$tmp/a.ini" "$tmp/b.ini"
 refuse "a single host" --name x "$tmp/a.ini"
+: >"$tmp/empty.ini"
+refuse "an empty host file" --name x "$tmp/a.ini" "$tmp/empty.ini"
+sed -E 's/^workers = [0-9]+/workers = 8/' "$tmp/b.ini" >"$tmp/w8.ini"
+refuse "a host of another width (workers)" --name x "$tmp/a.ini" "$tmp/w8.ini"
+sed -E 's/^l2_bytes = [0-9]+/l2_bytes = 1048576/' "$tmp/b.ini" >"$tmp/l2.ini"
+refuse "a host of another cache (l2_bytes)" --name x "$tmp/a.ini" "$tmp/l2.ini"
+sed -E 's/^cpu_model = .*/cpu_model = AMD EPYC/' "$tmp/b.ini" >"$tmp/amd.ini"
+refuse "a host of another CPU model" --name x "$tmp/a.ini" "$tmp/amd.ini"
 
 # the shipped tier is what its hosts give (make cpu-tier-h200 rewrites it)
 # shellcheck disable=SC2046

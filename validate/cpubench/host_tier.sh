@@ -6,8 +6,11 @@
 # 7% faster on one H200 host than on the next, docs/findings.md 44), so a
 # table's tier is the middle of the hosts it will meet, not any one of them.
 #
-# The first host's file is the template: its key order, sections, sysconf
-# sizes and comments are kept, so it must hold every key.  Older hosts'
+# The first host's file is the template: its key order, sections and
+# comments are kept, so it must hold every key.  What describes the kind of
+# host rather than its speed (cpu_model, workers, the cache sizes, the skip
+# branch's lanes) must agree in every file, or the files are not one kind
+# and nothing is written; the date is the newest file's.  Older hosts'
 # files may lack a key cpubench learned to time later; such a key is the
 # median over the hosts that timed it, and a comment above it says how many
 # did.  `--share KEY=BASE` takes KEY instead as the median, over the hosts
@@ -34,6 +37,7 @@ if [ -z "$name" ] || [ $# -lt 2 ]; then
 fi
 for f in "$@"; do
     [ -r "$f" ] || { echo "host_tier: cannot read $f" >&2; exit 2; }
+    grep -Eq '^[a-z_0-9]+ = [-0-9.e+]+' "$f" || { echo "host_tier: $f holds no figure: not a CPU config" >&2; exit 2; }
 done
 awk -v hosts=$# -v name="$name" -v shares="$shares" '
     function sort_median(a, n,   i, j, t) {
@@ -53,6 +57,9 @@ awk -v hosts=$# -v name="$name" -v shares="$shares" '
         return n ? sort_median(a, n) : -1
     }
     BEGIN {
+        # what names the kind of host, not its speed: every file must agree
+        nk = split("workers l1_bytes l2_bytes llc_bytes store_skip_lanes", kinds, " ")
+        for (i = 1; i <= nk; i++) kind[kinds[i]] = 1
         ns = split(shares, s, " ")
         for (i = 1; i <= ns; i++) {
             if (split(s[i], kv, "=") != 2) {
@@ -63,10 +70,23 @@ awk -v hosts=$# -v name="$name" -v shares="$shares" '
         }
     }
     FNR == 1 { file++; src[file] = FILENAME }
+    /^date = / { if ($3 > newest) newest = $3 }
+    /^cpu_model = / {
+        m = $0; sub(/^cpu_model = /, "", m)
+        if (file == 1) model = m
+        else if (m != model) {
+            printf "host_tier: %s: cpu_model %s where the template has %s: not one kind of host\n", FILENAME, m, model > "/dev/stderr"
+            failed = 1; exit
+        }
+    }
     /^[a-z_0-9]+ = [-0-9.e+]+( ;.*)?$/ {
         key = $1
         if (file > 1 && !(key in order)) {
             printf "host_tier: %s: key %s is not in the template %s\n", FILENAME, key, ARGV[1] > "/dev/stderr"
+            failed = 1; exit
+        }
+        if (file > 1 && (key in kind) && $3 != val[key, 1]) {
+            printf "host_tier: %s: %s = %s where the template has %s: not one kind of host\n", FILENAME, key, $3, val[key, 1] > "/dev/stderr"
             failed = 1; exit
         }
         val[key, file] = $3
@@ -79,6 +99,7 @@ awk -v hosts=$# -v name="$name" -v shares="$shares" '
     file == 1 && /^; / && !seen_section { next }
     file == 1 && /^\[/ { seen_section = 1 }
     file == 1 && /^name = / { line[++nlines] = "name = " name; next }
+    file == 1 && /^date = / { line[++nlines] = ""; date_line = nlines; next }
     file == 1 { sub(/ on this host:/, " on each host:"); line[++nlines] = $0 }
     END {
         if (failed) exit failed
@@ -104,11 +125,13 @@ awk -v hosts=$# -v name="$name" -v shares="$shares" '
                                       k, cnt[k], hosts)
             }
         }
+        if (date_line) line[date_line] = "date = " newest
         printf "; %s - the CPU tier of one kind of 16-worker host: every figure below is the median of\n", name
-        printf "; that figure over the configs of %d hosts, each measured by validate/run_truth.sh cpu-config\n", hosts
+        printf "; that figure over %d host configs, each measured by validate/run_truth.sh cpu-config\n", hosts
         printf "; (itself the median of the runs on that host). Written by validate/cpubench/host_tier.sh from:\n"
         for (i = 1; i <= hosts; i++) printf ";   %s\n", src[i]
-        printf "; A key fewer hosts timed says so above it. Every value is a measurement or a measured share.\n"
+        printf "; A key fewer configs timed says so above it; the date is that of the newest.\n"
+        printf "; Every value is a measurement or a measured share.\n"
         for (i = 1; i <= nlines; i++) {
             if (!(i in iskey)) { print line[i]; continue }
             k = iskey[i]
