@@ -19,16 +19,18 @@
 #                        re-simulates a sample of committed cells and fails
 #                        when they moved or were made from another config.
 # Each GPU's table prices the CPU side with the tier of its own kind of
-# host: the H200's hosts ran the spent sets' CPU plans a median 0.93 of the
-# ten-host tier and their cost runs agree (key_ns 0.618 against 0.656), so
-# the H200 takes the median of its hosts' configs (docs/findings.md 46;
-# held out on truth set 14's five hosts it ties the ten-host tier).
-# The H100 keeps the ten-host tier until an H100 host times bitmask_ns.
+# host: the H200's hosts ran the spent sets' CPU plans a median 0.926 of
+# the ten-host tier and their cost runs agree (key_ns 0.613 against 0.656
+# over the hosts of sets 3-13), so the H200 takes the median of its hosts'
+# configs (docs/findings.md 46; held out on truth set 14's five hosts the
+# tier's first 14 configs tied the ten-host tier). The H100 keeps the
+# ten-host tier: only in-sample evidence would back an H100 one.
 TABLE_CPU_h100 := configs/cpu-gpuhost-16core.ini
 TABLE_CPU_h200 := configs/cpu-h200host-16core.ini
-# The H200 hosts' configs: one a truth set's host (sets 3-14 and set 10's
+# The H200 host configs: one a truth set's host (sets 3-14 and set 10's
 # repeat), the four more hosts that ran set 14's CPU side, and two cost
-# runs that timed bitmask; the first holds every key.
+# runs a minute apart that timed bitmask (perhaps one machine); the first
+# holds every key.
 # `make cpu-tier-h200` rewrites the tier from them; tests/host_tier.sh fails
 # when the committed tier is not what they give.
 tier_raw = validate/truth/raw
