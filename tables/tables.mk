@@ -18,8 +18,8 @@
 #                        to the simulator; tests/tables_sim_cells.sh
 #                        re-simulates a sample of committed cells and fails
 #                        when they moved or were made from another config.
-# Each GPU's table prices the CPU side with the tier of its own kind of
-# host: the H200's hosts ran the spent sets' CPU plans a median 0.926 of
+# The H200's table prices the CPU side with the H200 hosts' own tier: its
+# hosts ran the spent sets' CPU plans a median 0.926 of
 # the ten-host tier and their cost runs agree (key_ns 0.613 against 0.656
 # over the hosts of sets 3-13), so the H200 takes the median of its hosts'
 # configs (docs/findings.md 46; held out on truth set 14's five hosts the
