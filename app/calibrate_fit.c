@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../util/progress.h"
 #include "calibrate_report.h"
@@ -40,7 +41,14 @@ static void budget_of(fit_budget *b, const cfg_option *const *want, int nwant, c
             for (int w = 0; w < nwant; w++)
                 mine |= want[w] == o;
         }
-        b->stage[s] = mine ? (uint64_t)cal_stage_rows(&st[s], d, run->fit, mask) * (uint64_t)(max_evals + 2) : 0;
+        const cal_probe *p = st[s].probe ? cal_probe_find(run->probes, run->nprobes, st[s].probe) : NULL;
+        unsigned char *pmask = p ? malloc(p->d.count ? p->d.count : 1) : NULL;
+        size_t rows = !mine                ? 0
+                      : !st[s].probe       ? cal_stage_rows(&st[s], d, run->fit, mask)
+                      : p && pmask         ? cal_stage_rows(&st[s], &p->d, NULL, pmask)
+                                           : 0;
+        free(pmask);
+        b->stage[s] = (uint64_t)rows * (uint64_t)(max_evals + 2);
         b->total += b->stage[s];
     }
     free(mask);
@@ -61,6 +69,47 @@ static void stage_done(void *ctx, const cal_stage *st, const cal_stage_result *r
         prog_stdout();
         calrep_stage(stdout, st, res, seconds);
     }
+}
+
+/* --probe NAME=FILE: each name one a stage fits on, given once, its file
+ * loaded.  Returns how many, or -1 having said why on stderr. */
+static int load_probes(const calfit_request *r, cal_probe *probes, char names[][64])
+{
+    char err[CFG_ERR_MAX];
+    int n = 0;
+    for (int i = 0; i < r->nprobes; i++) {
+        const char *eq = strchr(r->probes[i], '=');
+        size_t len = eq ? (size_t)(eq - r->probes[i]) : 0;
+        if (!eq || !len || len >= 64 || !eq[1]) {
+            cli_error("calibrate", "--probe '%s' is not NAME=FILE", r->probes[i]);
+            return -1;
+        }
+        memcpy(names[n], r->probes[i], len);
+        names[n][len] = '\0';
+        if (!cal_probe_known(names[n])) {
+            cli_error("calibrate", "--probe %s: no stage fits on a probe of that name (see atomsim calibrate --help)",
+                      names[n]);
+            return -1;
+        }
+        if (cal_probe_find(probes, n, names[n])) {
+            cli_error("calibrate", "--probe %s is given twice", names[n]);
+            return -1;
+        }
+        probes[n].name = names[n];
+        probes[n].path = eq + 1;
+        if (val_dataset_load(probes[n].path, &probes[n].d, err)) {
+            cli_error("calibrate", "--probe %s: %s", names[n], err);
+            return -1;
+        }
+        n++;
+    }
+    return n;
+}
+
+static void free_probes(cal_probe *probes, int n)
+{
+    for (int i = 0; i < n; i++)
+        val_dataset_free(&probes[i].d);
 }
 
 int calfit_run(const calfit_request *r)
@@ -98,7 +147,15 @@ int calfit_run(const calfit_request *r)
         return 2;
     }
     cal_run run;
-    int rc = 1;
+    cal_probe probes[CAL_MAX_PROBES];
+    char probe_names[CAL_MAX_PROBES][64];
+    int nprobes = 0, rc = 1;
+    memset(&run, 0, sizeof run);
+    if ((nprobes = load_probes(r, probes, probe_names)) < 0) {
+        nprobes = 0;
+        rc = 2;
+        goto done;
+    }
     if (cal_run_init(&run, &d, r->split ? &split : NULL, err)) {
         cli_error("calibrate", "%s", err);
         goto done;
@@ -109,6 +166,19 @@ int calfit_run(const calfit_request *r)
         goto done;
     }
 
+    run.probes = probes;
+    run.nprobes = nprobes;
+    /* keys named by --keys need their stage's probe; a calibration of
+     * every key leaves a probe stage's keys as they are without one */
+    char skipped[256] = "";
+    if (r->keys && cal_run_check_probes(&run, want, nwant, err)) {
+        cli_error("calibrate", "%s", err);
+        rc = 2;
+        goto done;
+    }
+    if (!r->keys && cal_run_drop_unprobed(&run, want, &nwant, skipped, sizeof skipped) && !r->quiet)
+        printf("not fitted, their probes not given (--probe): %s; their keys keep the config's values\n", skipped);
+    run.skipped = skipped;
     cal_options o;
     cal_options_default(&o);
     o.jobs = r->jobs;
@@ -125,11 +195,13 @@ int calfit_run(const calfit_request *r)
                r->max_events);
     fflush(stdout); /* before the progress line, on a terminal */
     prog_begin("calibrate", "rows", b.total);
-    rc = cal_run_stages(&run, &cfg, want, nwant, &d, &o, stage_done, &b, err) ||
-         (run.nres && cal_run_residuals(&run, &cfg0, &cfg, &d, &o, err));
+    rc = cal_run_stages(&run, &cfg, want, nwant, &d, &o, stage_done, &b, err);
+    if (rc == 0 && run.nres)
+        rc = cal_run_residuals(&run, &cfg0, &cfg, &d, &o, err);
     prog_end();
     if (rc) {
-        rc = 1;
+        /* a missing probe is bad input; anything else, a failed run */
+        rc = rc == -2 ? 2 : 1;
         cli_error("calibrate", "%s", err);
         goto done;
     }
@@ -154,6 +226,7 @@ int calfit_run(const calfit_request *r)
     rc = 0;
 done:
     cal_run_free(&run);
+    free_probes(probes, nprobes);
     val_dataset_free(&d);
     return rc;
 }

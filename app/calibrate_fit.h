@@ -3,6 +3,7 @@
 #ifndef ATOM_APP_CALIBRATE_FIT_H
 #define ATOM_APP_CALIBRATE_FIT_H
 
+#include "../validate/calibrate_run.h"
 #include "args.h"
 
 typedef struct calfit_request {
@@ -17,6 +18,8 @@ typedef struct calfit_request {
     int quiet;              /* no stage lines, residuals or "wrote" */
     int argc;               /* the command line, for the overlay's header */
     char **argv;
+    const char *const *probes; /* --probe NAME=FILE, as given */
+    int nprobes;
 } calfit_request;
 
 /* 0, 1 (a run failed) or 2 (bad input), having said why on stderr. */

@@ -92,6 +92,11 @@ int calrep_overlay(const char *out, int argc, char **argv, const char *data, con
     fprintf(f, "\n; config:   %.150s\n; data:     %.100s (%.40s, %.40s)\n; split:    %.120s (%zu fit rows, %zu test rows, %zu spent)\n",
             cfg->path[0] ? cfg->path : "(defaults)", data, d->gpu, d->driver, split ? split : "(none: every row fits)",
             run->nfit, run->ntest, run->nspent);
+    if (run->skipped && run->skipped[0])
+        fprintf(f, "; not fitted: %.200s (no --probe given: their keys keep the config's values)\n", run->skipped);
+    for (int i = 0; i < run->nprobes; i++)
+        fprintf(f, "; probe:    %s = %.100s (%.40s, %zu rows: every row the stage's filter accepts fits)\n",
+                run->probes[i].name, run->probes[i].path, run->probes[i].d.gpu, run->probes[i].d.count);
     fprintf(f, "; date:     %s\n; events:   --max-events %g per row (rows needing more are not run)\n", date,
             cfg->sim.max_events);
     fprintf(f, ";\n; residuals, simulator vs measured, before and after this overlay: rows run/rows,\n"

@@ -14,12 +14,15 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: atomsim calibrate --config FILE --data validate/data/GPU.csv --out OVERLAY.ini\n"
-               "                         [--split FILE] [--keys section.key,...] [-j JOBS]\n"
+               "                         [--split FILE] [--probe NAME=FILE ...] [--keys section.key,...] [-j JOBS]\n"
                "                         [--max-events N] [--max-evals N] [-p section.key=value ...] [--quiet]\n"
                "Fits the calibratable options (or those named by --keys), one mechanism at a\n"
                "time on the fit rows that mechanism dominates (stages below), and writes an\n"
                "overlay INI with only the fitted keys and the fit/test error summary.\n"
                "--split holds rows out for testing (validate/split.h); default: every row fits.\n"
+               "--probe NAME=FILE names the probe dataset a stage marked (probe NAME) fits on instead:\n"
+               "every row of it the stage's filter accepts.  Without it such a stage is left out (its\n"
+               "keys keep the config's values), unless --keys names one of its keys.\n"
                "--max-events (default 2e6) bounds each simulated row; --max-evals (default 14)\n"
                "bounds each stage's search.\nstages:\n");
     size_t n;
@@ -36,12 +39,15 @@ int cmd_calibrate(int argc, char **argv)
 {
     cli_args a;
     const char *data = NULL, *out = NULL, *split_path = NULL, *keys = NULL;
+    const char *probes[CAL_MAX_PROBES];
+    int nprobes = 0;
     double max_events = 2e6;
     int max_evals = 14, jobs = pool_default_jobs(), quiet = 0, rc;
     const opt_spec specs[] = {
         OPT_STRING("data", &data),
         OPT_STRING("out", &out),
         OPT_STRING("split", &split_path),
+        OPT_LIST("probe", probes, &nprobes, CAL_MAX_PROBES, .noun = "probes"),
         OPT_STRING("keys", &keys),
         OPT_JOBS(&jobs),
         OPT_MAX_EVENTS(&max_events),
@@ -62,6 +68,6 @@ int cmd_calibrate(int argc, char **argv)
         cli_error("calibrate", "--engine model is not calibrated here (the simulator is)");
         return 2;
     }
-    calfit_request r = { &a, data, out, split_path, keys, max_events, max_evals, jobs, quiet, argc, argv };
+    calfit_request r = { &a, data, out, split_path, keys, max_events, max_evals, jobs, quiet, argc, argv, probes, nprobes };
     return calfit_run(&r);
 }

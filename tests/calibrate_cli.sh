@@ -56,6 +56,13 @@ expect "validate refuses a --cas-first probe" 2 "probe2\.csv:[0-9]+: a vkbench p
     "$A" validate $C --data "$tmp/probe2.csv"
 expect "validate refuses the --flush all probe" 2 "h100-shared-flush-all\.csv:[0-9]+: a vkbench probe \(flush all\)" \
     "$A" validate $C --data validate/data/probes/h100-shared-flush-all.csv
+P=validate/data/probes/h100-select-unit-thread.csv
+expect "--probe without NAME=" 2 "--probe 'split_exit' is not NAME=FILE" cal --data $H --probe split_exit
+expect "--probe of no stage" 2 "--probe nope: no stage fits on a probe of that name" cal --data $H --probe nope=$P
+expect "--probe given twice" 2 "--probe split_exit is given twice" cal --data $H --probe split_exit=$P --probe split_exit=$P
+expect "--probe of a missing file" 2 "--probe split_exit: .*none\.csv" cal --data $H --probe split_exit="$tmp/none.csv"
+expect "a probe stage's key without its probe" 2 "give --probe split_exit=FILE, or --keys without launch\.split_exit_cycles" \
+    cal --data $H --keys launch.split_exit_cycles
 expect "validate bad --tie-pct" 2 "--tie-pct '60'" "$A" validate $C --data $H --tie-pct 60
 expect "validate bad split" 2 "bad\.split:1:" "$A" validate $C --data $H --split "$tmp/bad.split" --rows test
 
@@ -85,5 +92,24 @@ n=$("$A" validate --config "$tmp/both.ini" --data "$tmp/small.csv" --split "$tmp
 if [ "$n" = 1 ]; then ok "validate --rows test keeps the held-out row"; else bad "validate --rows test: $n rows"; fi
 n=$("$A" validate --config "$tmp/both.ini" --data "$tmp/small.csv" --split "$tmp/small.split" --rows fit --format csv -j 1 | tail -n +2 | wc -l)
 if [ "$n" = 3 ]; then ok "validate --rows fit keeps the fit rows"; else bad "validate --rows fit: $n rows"; fi
+
+# a calibration of every key without a probe leaves its stages out and says so
+if "$A" calibrate $C --data "$tmp/small.csv" --split "$tmp/small.split" --max-evals 2 -j 2 --out "$tmp/all.ini" \
+    >"$tmp/log" 2>"$tmp/err"; then ok "every key, no probe: runs"
+else bad "every key, no probe: runs: $(head -3 "$tmp/err")"; fi
+check_eval "... and says which stages it left out" "grep -q '^not fitted, their probes not given (--probe): split_exit, split_share;' $tmp/log"
+check_eval "... in the overlay's header too, with none of their keys" \
+    "grep -q '^; not fitted: split_exit, split_share ' $tmp/all.ini && ! grep -q '^split_exit' $tmp/all.ini"
+# a probe stage fits on its probe's rows, not the dataset's, and the
+# overlay names the probe: two bitmask rows of the split-exit probe
+{ grep '^#' $P; grep -v '^#' $P | head -1
+  grep -E '^bitmask,16777216,256,(0\.1|0\.275),[^,]*,[^,]*,[^,]*,0,' $P; } >"$tmp/probe-se.csv"
+if "$A" calibrate $C --data "$tmp/small.csv" --split "$tmp/small.split" --keys launch.split_exit_cycles \
+    --probe split_exit="$tmp/probe-se.csv" --max-evals 3 -j 2 --out "$tmp/p.ini" >"$tmp/log" 2>"$tmp/err"; then
+    ok "a probe stage runs"
+else bad "a probe stage runs: $(head -3 "$tmp/err")"; fi
+check_eval "the probe stage fits the probe's 2 rows" "grep -q '^stage split_exit: 2 rows' $tmp/log"
+check_eval "the overlay names the probe" "grep -q '^; probe:    split_exit = $tmp/probe-se.csv (NVIDIA H100' $tmp/p.ini"
+check_eval "the overlay sets the probe stage's key" "grep -q '^split_exit_cycles = ' $tmp/p.ini"
 
 finish

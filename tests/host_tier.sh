@@ -85,6 +85,6 @@ refuse "a host of another CPU model" --name x "$tmp/a.ini" "$tmp/amd.ini"
 
 # the shipped tier is what its hosts give (make cpu-tier-h200 rewrites it)
 # shellcheck disable=SC2046
-bash "$T" $(make -s --no-print-directory tier-args-h200) >"$tmp/h200.ini" 2>"$tmp/err"
+bash "$T" $(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory tier-args-h200) >"$tmp/h200.ini" 2>"$tmp/err"
 check "configs/cpu-h200host-16core.ini is what its host configs give" cmp -s "$tmp/h200.ini" "$base"
 finish host_tier

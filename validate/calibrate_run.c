@@ -22,6 +22,24 @@ static int staged(const cfg_option *o)
     return hit;
 }
 
+const cal_probe *cal_probe_find(const cal_probe *probes, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(probes[i].name, name))
+            return &probes[i];
+    return NULL;
+}
+
+int cal_probe_known(const char *name)
+{
+    size_t nstages;
+    const cal_stage *stages = cal_stages(&nstages);
+    for (size_t s = 0; s < nstages; s++)
+        if (stages[s].probe && !strcmp(stages[s].probe, name))
+            return 1;
+    return 0;
+}
+
 int cal_keys_parse(const char *list, const cfg_option **keys, int max, char err[CFG_ERR_MAX])
 {
     char buf[2048];
@@ -85,6 +103,64 @@ void cal_run_free(cal_run *r)
     memset(r, 0, sizeof *r);
 }
 
+/* The stage's keys among keys[0..nkeys): how many, into sel. */
+static int stage_keys(const cal_stage *st, const cfg_option *const *keys, int nkeys, const cfg_option **sel)
+{
+    char msg[CFG_ERR_MAX];
+    int nsel = 0;
+    for (int k = 0; k < CAL_MAX_STAGE_KEYS && st->keys[k]; k++) {
+        const cfg_option *ko;
+        if (cal_key_lookup(st->keys[k], &ko, msg))
+            continue;
+        for (int w = 0; w < nkeys; w++)
+            if (keys[w] == ko)
+                sel[nsel++] = ko;
+    }
+    return nsel;
+}
+
+int cal_run_check_probes(const cal_run *r, const cfg_option *const *keys, int nkeys, char err[CFG_ERR_MAX])
+{
+    size_t nstages;
+    const cal_stage *stages = cal_stages(&nstages);
+    const cfg_option *sel[CAL_MAX_STAGE_KEYS];
+    for (size_t s = 0; s < nstages; s++)
+        if (stages[s].probe && stage_keys(&stages[s], keys, nkeys, sel) &&
+            !cal_probe_find(r->probes, r->nprobes, stages[s].probe)) {
+            snprintf(err, CFG_ERR_MAX, "stage %s fits on a probe dataset: give --probe %s=FILE, or --keys without %s",
+                     stages[s].name, stages[s].probe, stages[s].keys[0]);
+            return -1;
+        }
+    return 0;
+}
+
+int cal_run_drop_unprobed(const cal_run *r, const cfg_option **keys, int *nkeys, char *skipped, size_t len)
+{
+    size_t nstages, used = 0;
+    const cal_stage *stages = cal_stages(&nstages);
+    const cfg_option *sel[CAL_MAX_STAGE_KEYS];
+    int dropped = 0;
+    if (len)
+        skipped[0] = '\0';
+    for (size_t s = 0; s < nstages; s++) {
+        if (!stages[s].probe || cal_probe_find(r->probes, r->nprobes, stages[s].probe))
+            continue;
+        int nsel = stage_keys(&stages[s], keys, *nkeys, sel);
+        if (!nsel)
+            continue;
+        for (int k = 0; k < nsel; k++)
+            for (int w = 0; w < *nkeys; w++)
+                if (keys[w] == sel[k]) {
+                    keys[w] = keys[--*nkeys];
+                    break;
+                }
+        if (used < len)
+            used += (size_t)snprintf(skipped + used, len - used, "%s%s", dropped ? ", " : "", stages[s].name);
+        dropped++;
+    }
+    return dropped;
+}
+
 int cal_run_stages(cal_run *r, cfg_config *cfg, const cfg_option *const *keys, int nkeys, const val_dataset *d,
                    const cal_options *o, cal_stage_done done, void *ctx, char err[CFG_ERR_MAX])
 {
@@ -94,19 +170,24 @@ int cal_run_stages(cal_run *r, cfg_config *cfg, const cfg_option *const *keys, i
     for (size_t s = 0; s < nstages && r->nres < CAL_MAX_RESULTS; s++) {
         /* the stage's keys among those asked for */
         const cfg_option *sel[CAL_MAX_STAGE_KEYS];
-        int nsel = 0;
-        for (int k = 0; k < CAL_MAX_STAGE_KEYS && stages[s].keys[k]; k++) {
-            const cfg_option *ko;
-            if (cal_key_lookup(stages[s].keys[k], &ko, msg))
-                continue;
-            for (int w = 0; w < nkeys; w++)
-                if (keys[w] == ko)
-                    sel[nsel++] = ko;
-        }
+        int nsel = stage_keys(&stages[s], keys, nkeys, sel);
         if (!nsel)
             continue;
+        /* a probe stage fits every row of its probe the filter accepts */
+        const val_dataset *sd = d;
+        const unsigned char *keep = r->fit;
+        if (stages[s].probe) {
+            const cal_probe *p = cal_probe_find(r->probes, r->nprobes, stages[s].probe);
+            if (!p) {
+                snprintf(err, CFG_ERR_MAX, "stage %s fits on a probe dataset: give --probe %s=FILE, or --keys without %s",
+                         stages[s].name, stages[s].probe, stages[s].keys[0]);
+                return -2;
+            }
+            sd = &p->d;
+            keep = NULL;
+        }
         time_t t0 = time(NULL);
-        int rc = cal_fit_stage(cfg, &stages[s], sel, nsel, d, r->fit, o, &r->res[r->nres], msg);
+        int rc = cal_fit_stage(cfg, &stages[s], sel, nsel, sd, keep, o, &r->res[r->nres], msg);
         if (rc < 0) {
             snprintf(err, CFG_ERR_MAX, "stage %s: %s", stages[s].name, msg);
             return -1;

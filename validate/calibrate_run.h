@@ -17,6 +17,20 @@
 
 #define CAL_MAX_KEYS 64
 #define CAL_MAX_RESULTS 16
+#define CAL_MAX_PROBES 8
+
+/* A probe dataset a stage fits on (cal_stage.probe): its name, its file,
+ * its rows (every row is a fit row: probes are never held out). */
+typedef struct cal_probe {
+    const char *name, *path;
+    val_dataset d;
+} cal_probe;
+
+/* The probe of this name, or NULL. */
+const cal_probe *cal_probe_find(const cal_probe *probes, int n, const char *name);
+
+/* Whether some stage fits on a probe of this name. */
+int cal_probe_known(const char *name);
 
 /* The keys of a comma list "section.key,...", each calibratable and fitted
  * by some stage, at most `max`.  Returns how many (0: the list names
@@ -27,6 +41,9 @@ int cal_keys_parse(const char *list, const cfg_option **keys, int max, char err[
 int cal_keys_all(const cfg_option **keys, int max);
 
 typedef struct cal_run {
+    const cal_probe *probes;           /* set before cal_run_stages: the --probe datasets */
+    int nprobes;
+    const char *skipped;               /* the probe stages left out for want of their probe, or "" */
     unsigned char *fit, *test;         /* masks over the dataset's rows */
     size_t nfit, ntest, nspent;        /* spent: held out of the fit, not scored as test (split.h) */
     val_prediction *before, *after;    /* every row, by cal_run_residuals */
@@ -39,14 +56,25 @@ typedef struct cal_run {
 int cal_run_init(cal_run *r, const val_dataset *d, const val_split *split, char err[CFG_ERR_MAX]);
 void cal_run_free(cal_run *r);
 
+/* 0 when every stage that fits one of keys[0..nkeys) on a probe has it
+ * in r->probes; else -1 with err naming the --probe to give. */
+int cal_run_check_probes(const cal_run *r, const cfg_option *const *keys, int nkeys, char err[CFG_ERR_MAX]);
+
+/* Takes out of keys[0..*nkeys) the keys of every stage whose probe
+ * r->probes lacks (a calibration of every key on a GPU no probe measured
+ * leaves those keys as the config has them), naming each such stage in
+ * skipped (comma-separated, at most len bytes).  Returns how many stages. */
+int cal_run_drop_unprobed(const cal_run *r, const cfg_option **keys, int *nkeys, char *skipped, size_t len);
+
 /* Called after each stage that has keys to fit: with its result, or NULL
  * when it had no fit rows that finish (skipped), and the seconds it took. */
 typedef void (*cal_stage_done)(void *ctx, const cal_stage *st, const cal_stage_result *res, double seconds);
 
 /* Runs every stage, in the table's order, on those of keys[0..nkeys) it
- * fits, over the fit rows; cfg takes each stage's fit before the next.
- * Returns 0 (r->nres stages ran; 0 when none had fit rows), or -1 with
- * err set ("stage NAME: why"). */
+ * fits, over the fit rows (a probe stage: over its probe's rows); cfg
+ * takes each stage's fit before the next.  Returns 0 (r->nres stages ran;
+ * 0 when none had fit rows), -1 with err set ("stage NAME: why"), or -2
+ * with err set when a stage to run needs a probe r->probes lacks. */
 int cal_run_stages(cal_run *r, cfg_config *cfg, const cfg_option *const *keys, int nkeys, const val_dataset *d,
                    const cal_options *o, cal_stage_done done, void *ctx, char err[CFG_ERR_MAX]);
 

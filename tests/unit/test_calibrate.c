@@ -20,6 +20,7 @@
 #include "../../model/model.h"
 #include "../../sim/engine.h"
 #include "../../validate/calibrate.h"
+#include "../../validate/calibrate_run.h"
 #include "../../validate/split.h"
 
 static char err[CFG_ERR_MAX];
@@ -82,7 +83,7 @@ static void options(cal_options *o)
 static void fit_one(cfg_config *cfg, const char *name, const int *cand, int max_evals, const val_dataset *d,
                     cal_stage_result *r)
 {
-    cal_stage st = { "test", { name }, "all", all_rows, cand, 0, 0 };
+    cal_stage st = { "test", { name }, "all", all_rows, cand, 0, 0, NULL };
     const cfg_option *k[] = { key(name) };
     cal_options o;
     options(&o);
@@ -187,7 +188,7 @@ static void simplex_two_keys(void **state)
     base_config(&cfg);
     cfg.launch.kernel_overhead_cycles = 4000;
     cfg.l2.same_address_cycles = 2.0;
-    cal_stage st = { "test", { "launch.kernel_overhead_cycles", "l2.same_address_cycles" }, "all", all_rows, NULL, 0, 0 };
+    cal_stage st = { "test", { "launch.kernel_overhead_cycles", "l2.same_address_cycles" }, "all", all_rows, NULL, 0, 0, NULL };
     const cfg_option *k[] = { key("launch.kernel_overhead_cycles"), key("l2.same_address_cycles") };
     cal_options o;
     options(&o);
@@ -303,7 +304,7 @@ static void stage_budget_raises_the_runs(void **state)
         base_config(&cfg);
         cfg.sim.max_events = 100;
         cfg.l2.same_address_cycles = 1.5;
-        cal_stage st = { "test", { "l2.same_address_cycles" }, "all", all_rows, NULL, raise ? 1e6 : 0, 0 };
+        cal_stage st = { "test", { "l2.same_address_cycles" }, "all", all_rows, NULL, raise ? 1e6 : 0, 0, NULL };
         int rc = cal_fit_stage(&cfg, &st, k, 1, &d, NULL, &o, &r, err);
         assert_true(cfg.sim.max_events == 100);
         if (!raise) {
@@ -358,7 +359,7 @@ static void model_stage_uses_the_model(void **state)
     cfg.coalesce.merge_cas = 1;
     cfg.model.cas_request_cycles = 0.72;
     cfg.model.cas_merged_lane_cycles = 0.3;
-    cal_stage st = { "model_test", { "model.cas_merged_lane_cycles" }, "all", all_rows, NULL, 0, 1 };
+    cal_stage st = { "model_test", { "model.cas_merged_lane_cycles" }, "all", all_rows, NULL, 0, 1, NULL };
     const cfg_option *k[] = { key("model.cas_merged_lane_cycles") };
     cal_options o;
     options(&o);
@@ -372,6 +373,28 @@ static void model_stage_uses_the_model(void **state)
     free(d.rows);
 }
 
+/* A stage that fits on a probe runs only when its probe is given: the
+ * split-exit keys name theirs, and other keys need none. */
+static void probe_stages_need_their_probe(void **state)
+{
+    (void)state;
+    assert_true(cal_probe_known("split_exit"));
+    assert_true(cal_probe_known("split_share"));
+    assert_false(cal_probe_known("nope"));
+    const cfg_option *se = key("launch.split_exit_cycles"), *ko = key("launch.kernel_overhead_cycles");
+    cal_run r;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(cal_run_check_probes(&r, &ko, 1, err), 0);
+    assert_int_equal(cal_run_check_probes(&r, &se, 1, err), -1);
+    assert_non_null(strstr(err, "--probe split_exit=FILE"));
+    cal_probe p = { "split_exit", "x.csv", { 0 } };
+    r.probes = &p;
+    r.nprobes = 1;
+    assert_int_equal(cal_run_check_probes(&r, &se, 1, err), 0);
+    assert_ptr_equal(cal_probe_find(&p, 1, "split_exit"), &p);
+    assert_null(cal_probe_find(&p, 1, "split_share"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -380,6 +403,7 @@ int main(void)
         cmocka_unit_test(keeps_start_when_best), cmocka_unit_test(ignores_gains_below_noise),
         cmocka_unit_test(simplex_two_keys), cmocka_unit_test(model_stage_uses_the_model),
         cmocka_unit_test(key_lookup_refusals), cmocka_unit_test(split_file),
+        cmocka_unit_test(probe_stages_need_their_probe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
