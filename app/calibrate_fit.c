@@ -71,9 +71,16 @@ static void stage_done(void *ctx, const cal_stage *st, const cal_stage_result *r
     }
 }
 
+static void free_probes(cal_probe *probes, int n)
+{
+    for (int i = 0; i < n; i++)
+        val_dataset_free(&probes[i].d);
+}
+
 /* --probe NAME=FILE: each name one a stage fits on, given once, its file
- * loaded.  Returns how many, or -1 having said why on stderr. */
-static int load_probes(const calfit_request *r, cal_probe *probes, char names[][64])
+ * loaded and measured on the GPU d was.  Returns how many, or -1 having
+ * said why on stderr (and freed what it loaded). */
+static int load_probes(const calfit_request *r, const val_dataset *d, cal_probe *probes, char names[][64])
 {
     char err[CFG_ERR_MAX];
     int n = 0;
@@ -82,6 +89,7 @@ static int load_probes(const calfit_request *r, cal_probe *probes, char names[][
         size_t len = eq ? (size_t)(eq - r->probes[i]) : 0;
         if (!eq || !len || len >= 64 || !eq[1]) {
             cli_error("calibrate", "--probe '%s' is not NAME=FILE", r->probes[i]);
+            free_probes(probes, n);
             return -1;
         }
         memcpy(names[n], r->probes[i], len);
@@ -89,27 +97,31 @@ static int load_probes(const calfit_request *r, cal_probe *probes, char names[][
         if (!cal_probe_known(names[n])) {
             cli_error("calibrate", "--probe %s: no stage fits on a probe of that name (see atomsim calibrate --help)",
                       names[n]);
+            free_probes(probes, n);
             return -1;
         }
         if (cal_probe_find(probes, n, names[n])) {
             cli_error("calibrate", "--probe %s is given twice", names[n]);
+            free_probes(probes, n);
             return -1;
         }
         probes[n].name = names[n];
         probes[n].path = eq + 1;
         if (val_dataset_load(probes[n].path, &probes[n].d, err)) {
             cli_error("calibrate", "--probe %s: %s", names[n], err);
+            free_probes(probes, n);
             return -1;
         }
         n++;
+        /* a probe of another GPU would fit this GPU's keys to it */
+        if (strcmp(probes[n - 1].d.gpu, d->gpu)) {
+            cli_error("calibrate", "--probe %s: %s was measured on %s, the dataset on %s", names[n - 1],
+                      probes[n - 1].path, probes[n - 1].d.gpu, d->gpu);
+            free_probes(probes, n);
+            return -1;
+        }
     }
     return n;
-}
-
-static void free_probes(cal_probe *probes, int n)
-{
-    for (int i = 0; i < n; i++)
-        val_dataset_free(&probes[i].d);
 }
 
 int calfit_run(const calfit_request *r)
@@ -151,7 +163,7 @@ int calfit_run(const calfit_request *r)
     char probe_names[CAL_MAX_PROBES][64];
     int nprobes = 0, rc = 1;
     memset(&run, 0, sizeof run);
-    if ((nprobes = load_probes(r, probes, probe_names)) < 0) {
+    if ((nprobes = load_probes(r, &d, probes, probe_names)) < 0) {
         nprobes = 0;
         rc = 2;
         goto done;

@@ -61,6 +61,8 @@ expect "--probe without NAME=" 2 "--probe 'split_exit' is not NAME=FILE" cal --d
 expect "--probe of no stage" 2 "--probe nope: no stage fits on a probe of that name" cal --data $H --probe nope=$P
 expect "--probe given twice" 2 "--probe split_exit is given twice" cal --data $H --probe split_exit=$P --probe split_exit=$P
 expect "--probe of a missing file" 2 "--probe split_exit: .*none\.csv" cal --data $H --probe split_exit="$tmp/none.csv"
+expect "a probe of another GPU" 2 "--probe split_exit: .*h200-select-unit-thread\.csv was measured on NVIDIA H200" \
+    cal --data $H --probe split_exit=validate/data/probes/h200-select-unit-thread.csv
 expect "a probe stage's key without its probe" 2 "give --probe split_exit=FILE, or --keys without launch\.split_exit_cycles" \
     cal --data $H --keys launch.split_exit_cycles
 expect "validate bad --tie-pct" 2 "--tie-pct '60'" "$A" validate $C --data $H --tie-pct 60
@@ -111,5 +113,21 @@ else bad "a probe stage runs: $(head -3 "$tmp/err")"; fi
 check_eval "the probe stage fits the probe's 2 rows" "grep -q '^stage split_exit: 2 rows' $tmp/log"
 check_eval "the overlay names the probe" "grep -q '^; probe:    split_exit = $tmp/probe-se.csv (NVIDIA H100' $tmp/p.ini"
 check_eval "the overlay sets the probe stage's key" "grep -q '^split_exit_cycles = ' $tmp/p.ini"
+
+# from the key switched off (0) the stage finds the hump's cost on its own:
+# six rows across the hump, a probe longer than the dataset, whose first
+# row is held out (the stage must read the probe's rows, not the dataset's
+# fit mask)
+{ grep '^#' $P; grep -v '^#' $P | head -1
+  grep -E '^bitmask,16777216,256,(0\.01|0\.05|0\.1|0\.275|0\.476|1),[^,]*,[^,]*,[^,]*,0,' $P; } >"$tmp/probe-6.csv"
+printf 'test store n=4096\n' >"$tmp/first.split"
+if "$A" calibrate $C -p launch.split_exit_cycles=0 --data "$tmp/small.csv" --split "$tmp/first.split" \
+    --keys launch.split_exit_cycles --probe split_exit="$tmp/probe-6.csv" --max-evals 10 -j 2 --out "$tmp/z.ini" \
+    >"$tmp/log" 2>"$tmp/err"; then ok "from 0: the probe stage runs"
+else bad "from 0: the probe stage runs: $(head -3 "$tmp/err")"; fi
+check_eval "from 0: all 6 probe rows fit, whatever the dataset's split" "grep -q '^stage split_exit: 6 rows' $tmp/log"
+v=$(sed -n 's/^split_exit_cycles = //p' "$tmp/z.ini")
+check_eval "from 0: it finds the hump's cost ($v; the hand fit 0.106)" \
+    "awk -v v='$v' 'BEGIN { exit !(v > 0.08 && v < 0.14) }'"
 
 finish

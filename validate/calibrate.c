@@ -227,8 +227,9 @@ static void search_candidates(search *s, const int *cand)
 
 static double line_point(const search *s, double u) { return s->opts[0]->type == CFG_DOUBLE ? exp(u) : u; }
 
-/* Golden-section search over log(x) in [x0/span, x0*span]. */
-static void search_line(search *s)
+/* Golden-section search over log(x) in [x0/span, x0*span], or over the
+ * stage's own range when it has one. */
+static void search_line(search *s, const double range[2])
 {
     const cfg_option *opt = s->opts[0];
     double x0 = s->best_x[0];
@@ -236,6 +237,10 @@ static void search_line(search *s)
         x0 = opt->min > 0 ? opt->min : 1;
     double lo = log(fmax(x0 / s->o->span, opt->min > 0 ? opt->min : 1e-9));
     double hi = log(fmin(x0 * s->o->span, opt->max));
+    if (range[1] > range[0] && range[0] > 0) {
+        lo = log(range[0]);
+        hi = log(range[1]);
+    }
     const double g = (sqrt(5.0) - 1) / 2;
     double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
     double xa = line_point(s, a), xb = line_point(s, b);
@@ -360,7 +365,7 @@ int cal_fit_stage(cfg_config *cfg, const cal_stage *st, const cfg_option *const 
     if (opts[0]->type != CFG_DOUBLE)
         search_candidates(&s, st->candidates);
     else if (nopts == 1)
-        search_line(&s);
+        search_line(&s, st->range);
     else
         search_simplex(&s);
     if (s.failed)

@@ -32,6 +32,8 @@ typedef struct cal_stage {
     const int *candidates;                   /* integer keys: values to try, ending at -1 */
     double min_events;                       /* the stage's event budget per row, when above --max-events */
     int model;                               /* 1: the keys are the model's own, fitted with the model */
+    double range[2];                         /* a real key's line search: {lo, hi} whatever its start (a
+                                                key whose start may be 0, off); {0, 0}: [x/span, x*span] */
     const char *probe;                       /* NULL: the dataset's fit rows; else every row the filter
                                                 accepts of the probe dataset of this name (calibrate
                                                 --probe NAME=FILE), for a mechanism the dataset does not

@@ -83,7 +83,7 @@ static void options(cal_options *o)
 static void fit_one(cfg_config *cfg, const char *name, const int *cand, int max_evals, const val_dataset *d,
                     cal_stage_result *r)
 {
-    cal_stage st = { "test", { name }, "all", all_rows, cand, 0, 0, NULL };
+    cal_stage st = { "test", { name }, "all", all_rows, cand, 0, 0, { 0, 0 }, NULL };
     const cfg_option *k[] = { key(name) };
     cal_options o;
     options(&o);
@@ -188,7 +188,7 @@ static void simplex_two_keys(void **state)
     base_config(&cfg);
     cfg.launch.kernel_overhead_cycles = 4000;
     cfg.l2.same_address_cycles = 2.0;
-    cal_stage st = { "test", { "launch.kernel_overhead_cycles", "l2.same_address_cycles" }, "all", all_rows, NULL, 0, 0, NULL };
+    cal_stage st = { "test", { "launch.kernel_overhead_cycles", "l2.same_address_cycles" }, "all", all_rows, NULL, 0, 0, { 0, 0 }, NULL };
     const cfg_option *k[] = { key("launch.kernel_overhead_cycles"), key("l2.same_address_cycles") };
     cal_options o;
     options(&o);
@@ -304,7 +304,7 @@ static void stage_budget_raises_the_runs(void **state)
         base_config(&cfg);
         cfg.sim.max_events = 100;
         cfg.l2.same_address_cycles = 1.5;
-        cal_stage st = { "test", { "l2.same_address_cycles" }, "all", all_rows, NULL, raise ? 1e6 : 0, 0, NULL };
+        cal_stage st = { "test", { "l2.same_address_cycles" }, "all", all_rows, NULL, raise ? 1e6 : 0, 0, { 0, 0 }, NULL };
         int rc = cal_fit_stage(&cfg, &st, k, 1, &d, NULL, &o, &r, err);
         assert_true(cfg.sim.max_events == 100);
         if (!raise) {
@@ -359,7 +359,7 @@ static void model_stage_uses_the_model(void **state)
     cfg.coalesce.merge_cas = 1;
     cfg.model.cas_request_cycles = 0.72;
     cfg.model.cas_merged_lane_cycles = 0.3;
-    cal_stage st = { "model_test", { "model.cas_merged_lane_cycles" }, "all", all_rows, NULL, 0, 1, NULL };
+    cal_stage st = { "model_test", { "model.cas_merged_lane_cycles" }, "all", all_rows, NULL, 0, 1, { 0, 0 }, NULL };
     const cfg_option *k[] = { key("model.cas_merged_lane_cycles") };
     cal_options o;
     options(&o);
