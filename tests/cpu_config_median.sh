@@ -36,13 +36,7 @@ check "two runs: the middle pair's mean" grep -q '^key_ns = 0.8730 ; ' "$tmp/m2.
 check "the median config loads as a CPU tier" test -s "$tmp/t.csv"
 
 # refusals: nothing on stdout, one line on stderr, non-zero exit
-refuse() {
-    local name=$1 rc=0
-    shift
-    bash "$M" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-    check "$name: non-zero exit, one line, nothing on stdout" \
-        test "$rc" -ne 0 -a "$(wc -l <"$tmp/err")" -eq 1 -a ! -s "$tmp/out"
-}
+refuse() { local name=$1; shift; check_refuses "$name" bash "$M" "$@"; }
 grep -v '^key_ns' "$tmp/r2.ini" >"$tmp/nokey.ini"
 refuse "a key missing from a run" "$tmp/r1.ini" "$tmp/nokey.ini"
 refuse "a single run" "$tmp/r1.ini"

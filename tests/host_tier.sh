@@ -59,13 +59,7 @@ check "an exponent figure: the median, as %g" grep -q '^update_same_bin_ns = 2e-
 check "the tier loads as a CPU config" test -s "$tmp/t.csv"
 
 # refusals: nothing on stdout, one line on stderr, non-zero exit
-refuse() {
-    local name=$1 rc=0
-    shift
-    bash "$T" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-    check "$name: non-zero exit, one line, nothing on stdout" \
-        test "$rc" -ne 0 -a "$(wc -l <"$tmp/err")" -eq 1 -a ! -s "$tmp/out"
-}
+refuse() { local name=$1; shift; check_refuses "$name" bash "$T" "$@"; }
 refuse "a key the template lacks" --name x "$tmp/c.ini" "$tmp/a.ini"
 refuse "a share of a key no host has" --name x --share nope_ns=key_ns "$tmp/a.ini" "$tmp/b.ini"
 refuse "a share without its base" --name x --share bitmask_ns "$tmp/a.ini" "$tmp/b.ini"

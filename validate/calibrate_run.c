@@ -119,6 +119,13 @@ static int stage_keys(const cal_stage *st, const cfg_option *const *keys, int nk
     return nsel;
 }
 
+/* The refusal for a stage whose probe was not given. */
+static void missing_probe(const cal_stage *st, char err[CFG_ERR_MAX])
+{
+    snprintf(err, CFG_ERR_MAX, "stage %s fits on a probe dataset: give --probe %s=FILE, or --keys without %s", st->name,
+             st->probe, st->keys[0]);
+}
+
 int cal_run_check_probes(const cal_run *r, const cfg_option *const *keys, int nkeys, char err[CFG_ERR_MAX])
 {
     size_t nstages;
@@ -127,8 +134,7 @@ int cal_run_check_probes(const cal_run *r, const cfg_option *const *keys, int nk
     for (size_t s = 0; s < nstages; s++)
         if (stages[s].probe && stage_keys(&stages[s], keys, nkeys, sel) &&
             !cal_probe_find(r->probes, r->nprobes, stages[s].probe)) {
-            snprintf(err, CFG_ERR_MAX, "stage %s fits on a probe dataset: give --probe %s=FILE, or --keys without %s",
-                     stages[s].name, stages[s].probe, stages[s].keys[0]);
+            missing_probe(&stages[s], err);
             return -1;
         }
     return 0;
@@ -179,8 +185,7 @@ int cal_run_stages(cal_run *r, cfg_config *cfg, const cfg_option *const *keys, i
         if (stages[s].probe) {
             const cal_probe *p = cal_probe_find(r->probes, r->nprobes, stages[s].probe);
             if (!p) {
-                snprintf(err, CFG_ERR_MAX, "stage %s fits on a probe dataset: give --probe %s=FILE, or --keys without %s",
-                         stages[s].name, stages[s].probe, stages[s].keys[0]);
+                missing_probe(&stages[s], err);
                 return -2;
             }
             sd = &p->d;
