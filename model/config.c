@@ -326,6 +326,11 @@ int cfg_validate(const cfg_config *c, char err[CFG_ERR_MAX])
         snprintf(err, CFG_ERR_MAX, "coalesce.line_bytes %d is not a power of two", c->coalesce.line_bytes);
         return -1;
     }
+    if (c->launch.dispatch_lead_cycles > c->launch.kernel_overhead_cycles) {
+        snprintf(err, CFG_ERR_MAX, "launch.dispatch_lead_cycles %g exceeds launch.kernel_overhead_cycles %g (work cannot start before the launch)",
+                 c->launch.dispatch_lead_cycles, c->launch.kernel_overhead_cycles);
+        return -1;
+    }
     if (c->l2.cas_sources > c->gpu.sm_count) {
         snprintf(err, CFG_ERR_MAX, "l2.cas_sources %d exceeds gpu.sm_count %d (at most one input queue per SM)", c->l2.cas_sources, c->gpu.sm_count);
         return -1;

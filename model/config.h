@@ -40,9 +40,9 @@ typedef struct cfg_gpu {
 } cfg_gpu;
 
 typedef struct cfg_launch {
-    double kernel_overhead_cycles;    /* launch to the first workgroup starting, plus end of kernel */
+    double kernel_overhead_cycles;    /* the launch floor: the shortest kernel, timestamp to timestamp */
     double wg_dispatch_cycles;        /* global workgroup dispatcher: one workgroup per this many cycles */
-    double dispatch_lead_cycles;      /* the dispatcher starts this long before the launch overhead ends */
+    double dispatch_lead_cycles;      /* workgroups start this long before the floor ends */
     double wg_retire_cycles;          /* an SM's slot freed after its workgroup ends */
     double warp_launch_cycles;        /* an SM starts a workgroup's warps one by one, this far apart */
     int retire_waits_for_acks;        /* 1: ...and after the L2 acknowledged its global stores and atomics */

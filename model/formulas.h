@@ -29,9 +29,12 @@ typedef struct mdl_occupancy {
 } mdl_occupancy;
 int mdl_occupancy_of(const cfg_config *c, int wg, uint32_t smem_bytes, double workgroups, mdl_occupancy *out);
 
-/* The global workgroup dispatcher: one workgroup per wg_dispatch_cycles,
- * less the dispatch_lead_cycles it works during the launch overhead. */
+/* The global workgroup dispatcher: one workgroup per wg_dispatch_cycles. */
 double mdl_dispatch_cycles(const cfg_config *c, double workgroups);
+/* A kernel of work_cycles past its first workgroup's start: the launch
+ * floor, or the work from dispatch_lead_cycles before the floor ends,
+ * whichever ends later. */
+double mdl_kernel_cycles(const cfg_config *c, double work_cycles);
 
 /* Scheduler-bound issue time: warp instructions spread over every SM's
  * schedulers, one instruction per scheduler per cycle. */

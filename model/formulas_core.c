@@ -26,12 +26,19 @@ int mdl_occupancy_of(const cfg_config *c, int wg, uint32_t smem_bytes, double wo
     return 0;
 }
 
-/* The dispatcher's first dispatch_lead_cycles overlap the launch overhead
- * (engine.c does the same), so only what it spends beyond them shows. */
 double mdl_dispatch_cycles(const cfg_config *c, double workgroups)
 {
-    double busy = workgroups * c->launch.wg_dispatch_cycles - c->launch.dispatch_lead_cycles;
-    return busy > 0 ? busy : 0;
+    return workgroups * c->launch.wg_dispatch_cycles;
+}
+
+/* Workgroups run from dispatch_lead_cycles before the launch floor ends,
+ * and no kernel ends before it (engine.c does the same): a kernel whose
+ * work fits in the lead takes the floor (docs/findings.md 32). */
+double mdl_kernel_cycles(const cfg_config *c, double work_cycles)
+{
+    double floor_cycles = mdl_launch_cycles(c);
+    double end = floor_cycles - c->launch.dispatch_lead_cycles + work_cycles;
+    return end > floor_cycles ? end : floor_cycles;
 }
 
 double mdl_issue_cycles(const cfg_config *c, double warp_instructions)

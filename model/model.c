@@ -596,7 +596,7 @@ int mdl_predict_terms(const cfg_config *c, const pat_params *p, atom_stats *st, 
             body_cycles = tt.cycles[i];
             tt.bound = (enum mdl_term)i;
         }
-    double cycles = tt.cycles[MDL_T_LAUNCH] + body_cycles + tt.cycles[MDL_T_TAIL];
+    double cycles = mdl_kernel_cycles(c, body_cycles + tt.cycles[MDL_T_TAIL]);
 
     if (st) {
         memset(st, 0, sizeof *st);

@@ -43,9 +43,9 @@ static const cfg_option options[] = {
     { "gpu", "max_smem_per_wg_bytes", CFG_INT, OFF(gpu.max_smem_per_wg_bytes), 0, 1 << 24, "49152", "bytes", CFG_SRC_MICROBENCH, NULL, "largest shared allocation of one workgroup (the API limit)" },
     { "gpu", "smem_reserved_per_wg_bytes", CFG_INT, OFF(gpu.smem_reserved_per_wg_bytes), 0, 1 << 20, "1024", "bytes", CFG_SRC_MICROBENCH, NULL, "shared memory the driver reserves per resident workgroup" },
 
-    { "launch", "kernel_overhead_cycles", CFG_DOUBLE, OFF(launch.kernel_overhead_cycles), 0, 1e9, "4000", "cycles", CFG_SRC_CALIBRATE, NULL, "fixed cost of one dispatch between its timestamps" },
+    { "launch", "kernel_overhead_cycles", CFG_DOUBLE, OFF(launch.kernel_overhead_cycles), 0, 1e9, "4000", "cycles", CFG_SRC_CALIBRATE, NULL, "the launch floor: the shortest a dispatch takes between its timestamps, however little its workgroups do" },
     { "launch", "wg_dispatch_cycles", CFG_DOUBLE, OFF(launch.wg_dispatch_cycles), 0, 1e6, "1", "cycles", CFG_SRC_CALIBRATE, NULL, "global dispatcher: cycles between two workgroup launches" },
-    { "launch", "dispatch_lead_cycles", CFG_DOUBLE, OFF(launch.dispatch_lead_cycles), 0, 1e9, "0", "cycles", CFG_SRC_CALIBRATE, NULL, "the dispatcher starts handing out workgroups this long before kernel_overhead_cycles ends; they start when it ends (0: it starts then)" },
+    { "launch", "dispatch_lead_cycles", CFG_DOUBLE, OFF(launch.dispatch_lead_cycles), 0, 1e9, "0", "cycles", CFG_SRC_CALIBRATE, NULL, "the dispatcher hands out workgroups, and they run, from this long before the launch floor ends, so work that fits in it is hidden by the floor (0: work starts when the floor ends)" },
     { "launch", "wg_retire_cycles", CFG_DOUBLE, OFF(launch.wg_retire_cycles), 0, 1e6, "200", "cycles", CFG_SRC_CALIBRATE, NULL, "from a workgroup's end to its slot taking a new one" },
     { "launch", "warp_launch_cycles", CFG_DOUBLE, OFF(launch.warp_launch_cycles), 0, 1e4, "0", "cycles", CFG_SRC_MICROBENCH, NULL, "an SM starts the warps of a workgroup one after another, this many cycles apart (0: all at once)" },
     { "launch", "retire_waits_for_acks", CFG_BOOL, OFF(launch.retire_waits_for_acks), 0, 1, "0", "", CFG_SRC_MICROBENCH, NULL, "a workgroup's slot frees only once the L2 has acknowledged every global store and atomic it sent, fire-and-forget ones included" },

@@ -9,9 +9,6 @@ void eng_launch_wg(sim_engine *e, int slot, double t)
 {
     double start = t > e->dispatcher_free ? t : e->dispatcher_free;
     e->dispatcher_free = start + e->cfg.launch.wg_dispatch_cycles;
-    /* handed out during the launch overhead (dispatch_lead_cycles): it starts when that ends */
-    if (start < e->cfg.launch.kernel_overhead_cycles)
-        start = e->cfg.launch.kernel_overhead_cycles;
     wg_slot *s = &e->slots[slot];
     s->wg = e->next_wg++;
     s->warps_left = e->warps_per_wg;

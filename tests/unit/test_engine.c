@@ -857,29 +857,33 @@ static void warps_start_one_by_one(void **state)
     assert_true(cycles[0][1] == cycles[0][0]);
 }
 
-/* launch.dispatch_lead_cycles: the dispatcher works during the launch
- * overhead.  Workgroups it hands out then start together when the overhead
- * ends, so a kernel whose dispatch fits in the lead takes what one workgroup
- * takes; beyond it each workgroup adds wg_dispatch_cycles again, so a long
- * kernel is shorter by the lead, no more (one warp a workgroup, no memory:
- * nothing else limits the rate). */
-static void dispatcher_leads_the_launch(void **state)
+/* launch.dispatch_lead_cycles: workgroups run from that long before the
+ * launch floor ends, and the floor bounds the kernel from below.  A kernel
+ * whose work fits in the lead takes the floor exactly; a long kernel is
+ * shorter by the whole lead, no more; in between, the later of the two
+ * (one warp a workgroup, no memory: nothing else limits the rate). */
+static void work_overlaps_the_launch_floor(void **state)
 {
     (void)state;
     cfg_config c;
     pat_params p;
     const int wgs[3] = { 1, 100, 4000 };
-    double cycles[3][2];
+    double cycles[3][2], floor_cycles = 0;
     for (int i = 0; i < 3; i++)
         for (int lead = 0; lead < 2; lead++) {
             th_config(&c, "launch.wg_dispatch_cycles=10", lead ? "launch.dispatch_lead_cycles=1000" : "launch.dispatch_lead_cycles=0", NULL);
+            floor_cycles = c.launch.kernel_overhead_cycles;
             th_params(&p, PAT_STORE, 32 * wgs[i], 32);
             p.selectivity = 0;
             cycles[i][lead] = th_run(&c, &p).cycles;
         }
-    assert_true(cycles[0][1] == cycles[0][0]);
-    if (fabs(cycles[1][1] - cycles[0][1]) > 1e-9)
-        fail_msg("100 workgroups inside a 1000-cycle lead: %g cycles, one workgroup %g", cycles[1][1], cycles[0][1]);
+    if (cycles[0][0] <= floor_cycles)
+        fail_msg("one workgroup without a lead: %g cycles, not past the %g-cycle floor", cycles[0][0], floor_cycles);
+    if (cycles[0][1] != floor_cycles)
+        fail_msg("one workgroup inside a 1000-cycle lead: %g cycles, expected the floor %g", cycles[0][1], floor_cycles);
+    double mid = cycles[1][0] - 1000 > floor_cycles ? cycles[1][0] - 1000 : floor_cycles;
+    if (fabs(cycles[1][1] - mid) > 1e-6)
+        fail_msg("100 workgroups with the lead: %g cycles, expected %g", cycles[1][1], mid);
     if (cycles[1][0] < cycles[0][0] + 99 * 10 - 1e-9)
         fail_msg("100 workgroups without a lead: %g cycles, one workgroup %g", cycles[1][0], cycles[0][0]);
     double saved = cycles[2][0] - cycles[2][1];
@@ -990,7 +994,7 @@ int main(void)
         cmocka_unit_test(cas_service_random_order),
         cmocka_unit_test(cas_service_class_order),
         cmocka_unit_test(same_input_same_numbers),
-        cmocka_unit_test(dispatcher_leads_the_launch),
+        cmocka_unit_test(work_overlaps_the_launch_floor),
         cmocka_unit_test(l2_halves_link),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -393,6 +393,24 @@ static void test_no_request_no_reply_tail(void **state)
     assert_true(predict(&c, PAT_BITMASK, 1 << 20, 0, 256, 0) < predict(&c, PAT_BITMASK, 1 << 20, 0.001, 256, 0));
 }
 
+/* As the simulator runs it (test_engine.c): work starts dispatch_lead_cycles
+ * before the launch floor ends and the floor bounds the kernel, so a store
+ * whose work fits in the lead takes the floor, and a long one is shorter by
+ * the lead exactly. */
+static void test_work_overlaps_the_launch_floor(void **state)
+{
+    (void)state;
+    cfg_config c;
+    char err[CFG_ERR_MAX];
+    config(&c);
+    double floor_us = c.launch.kernel_overhead_cycles / c.gpu.sm_clock_mhz;
+    double small0 = predict(&c, PAT_STORE, 256, 0, 256, 0), long0 = predict(&c, PAT_STORE, 1 << 24, 1, 256, 0);
+    assert_true(small0 > floor_us);
+    assert_int_equal(cfg_override(&c, "launch.dispatch_lead_cycles=2000", err), 0);
+    assert_float_equal(predict(&c, PAT_STORE, 256, 0, 256, 0), floor_us, 1e-12);
+    assert_float_equal(long0 - predict(&c, PAT_STORE, 1 << 24, 1, 256, 0), 2000 / c.gpu.sm_clock_mhz, 1e-6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_refuses_what_the_simulator_refuses),
         cmocka_unit_test(test_terms_explain_the_bound),
         cmocka_unit_test(test_no_request_no_reply_tail),
+        cmocka_unit_test(test_work_overlaps_the_launch_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
