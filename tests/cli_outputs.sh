@@ -181,7 +181,7 @@ check "run's text names the config's trust level" grep -qx '  trust  *calibrated
 capture "$A" run --config configs/a100.ini --pattern counter --n 4096 --format json
 check "run's JSON carries gpu.trust" python3 -c "import json,sys; assert json.load(open('$tmp/out'))['configs'][0]['config']['gpu']['trust'] == 'uncalibrated'"
 capture "$A" dispatch --table tables/h200.json --pattern counter --n 4096
-check "dispatch names the table's trust level" grep -qx '  trust: the H100.s fit, validated on validate/data/h200.csv' "$tmp/out"
+check "dispatch names the table's trust level" grep -qx '  trust: the H100.s fit, its own launch floor; h200.csv validates' "$tmp/out"
 h1=$("$A" config --config configs/h100.ini --dump | sed -n 's/.*hash \([0-9a-f]*\).*/\1/p' | head -1)
 h2=$("$A" config --config configs/h100.ini -p gpu.trust=other --dump | sed -n 's/.*hash \([0-9a-f]*\).*/\1/p' | head -1)
 check_eval "gpu.trust enters no config hash ($h1)" "[ -n '$h1' ] && [ '$h1' = '$h2' ]"
