@@ -33,7 +33,7 @@ double mdl_dispatch_cycles(const cfg_config *c, double workgroups)
 
 /* Workgroups run from dispatch_lead_cycles before the launch floor ends,
  * and no kernel ends before it (engine.c does the same): a kernel whose
- * work fits in the lead takes the floor (docs/findings.md 32). */
+ * work fits in the lead takes the floor (docs/findings.md 47). */
 double mdl_kernel_cycles(const cfg_config *c, double work_cycles)
 {
     double floor_cycles = mdl_launch_cycles(c);

@@ -312,7 +312,7 @@ int sim_engine_run(sim_engine *e, atom_stats *out)
     double t0 = c->launch.kernel_overhead_cycles;
     memset(&e->st, 0, sizeof e->st);
     /* Workgroups run from dispatch_lead_cycles before the launch floor ends
-     * (docs/findings.md 32); the floor still bounds the kernel from below,
+     * (docs/findings.md 47); the floor still bounds the kernel from below,
      * since both ends start at it. */
     e->dispatcher_free = t0 - c->launch.dispatch_lead_cycles;
     e->split_share = 0;

@@ -11,8 +11,9 @@ static int rows_launch(const pat_params *p) { return is(p, PAT_STORE) && p->n <=
 
 
 /* store with every lane writing, 1,024 workgroups and more, 8 to 32 an SM:
- * the global workgroup dispatcher, its rate and its lead on the launch (the
- * n sweep at 256 threads gives both; smaller workgroups, the rate again). */
+ * the global workgroup dispatcher, its rate and how long before the launch
+ * floor's end it starts (the n sweep at 256 threads gives both; smaller
+ * workgroups, the rate again). */
 static int rows_dispatch(const pat_params *p)
 {
     return is(p, PAT_STORE) && p->selectivity == 1 && p->wg <= 256 && p->n >= (1u << 18);
