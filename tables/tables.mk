@@ -80,7 +80,7 @@ TABLE_SIM_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 # stays model until tables/sim/GPU/ holds every cell's part
 # (docs/dispatch.md, section 6, says where each stands).
 # The H100 is model for now: the launch-floor change (docs/findings.md 47)
-# moved every cell, and its parts are re-simulated for 23,846 of 33,228
+# moved every cell, and its parts are re-simulated for 26,590 of 33,228
 # cells so far (tables/sim/h100/: part-KK-of-16 where a sixteenth is whole,
 # finer shards elsewhere); `make tables-sim-h100` or the missing shards
 # alone bring it back to sim.
