@@ -24,7 +24,8 @@ fi
 # Calibrate from the hand-written config: once configs/h100.ini reads the
 # overlay (`[]` then `include = h100.calibrated.ini` at its end), a copy
 # without those lines is the starting point the overlay was fitted from.
-grep -v -E '^[[:space:]]*(\[\]|include[[:space:]]*=[[:space:]]*h100\.calibrated\.ini)[[:space:]]*$' configs/h100.ini >"$tmp/h100.ini"
+. tests/lib/overlay.sh
+without_overlay h100 >"$tmp/h100.ini"
 if grep -q '^[[:space:]]*include' "$tmp/h100.ini"; then
     echo "FAIL configs/h100.ini has includes this script does not know how to strip"
     exit 1
