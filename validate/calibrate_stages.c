@@ -29,6 +29,12 @@ static int rows_dispatch(const pat_params *p)
  * (validate/data/probes/h100-select-unit-thread.csv). */
 static int rows_split_exit(const pat_params *p) { return is(p, PAT_BITMASK) && p->wg == 256 && p->smem_per_wg == 0; }
 
+/* The split exits' window (how much earlier than its workgroup's last warp
+ * a warp must leave to count as split) fits on the same rows as their cost,
+ * after it: between the 22-cycle launch stagger and the 230-cycle round
+ * trip (docs/findings.md 28), the two bounds the measurements set; the
+ * stage split_window reuses rows_split_exit. */
+
 /* How the hump grows with the share of split workgroups: bitmask at n = 2^20
  * to 2^24, 31 repetitions a row (validate/data/probes/h100-hump-n-sweep.csv). */
 static int rows_split_share(const pat_params *p) { return is(p, PAT_BITMASK) && p->n >= (1u << 20); }
@@ -113,6 +119,9 @@ static const cal_stage stages[] = {
       rows_dispatch, NULL, 0, 0, { 0, 0 }, NULL },
     { "split_exit", { "launch.split_exit_cycles" }, "bitmask at 256 threads, no shared memory of its own (probe split_exit)",
       rows_split_exit, NULL, 0, 0, { 0.01, 1 }, "split_exit" },
+    { "split_window", { "launch.split_exit_window_cycles" },
+      "bitmask at 256 threads, no shared memory of its own (probe split_exit)", rows_split_exit, NULL, 0, 0, { 22, 230 },
+      "split_exit" },
     { "split_share", { "launch.split_exit_share_wgs" }, "bitmask, n = 2^20..2^24 (probe split_share)", rows_split_share,
       split_share_candidates, 0, 0, { 0, 0 }, "split_share" },
     { "same_address", { "l2.same_address_cycles" }, "counter/counter-aggregated/compaction, n >= 2^20, S >= 0.05",

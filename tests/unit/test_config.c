@@ -118,7 +118,8 @@ static void every_option_has_a_source(void **state)
     (void)state;
     static const char *const calibrated[] = {
         "launch.kernel_overhead_cycles", "launch.wg_dispatch_cycles", "launch.dispatch_lead_cycles",
-        "launch.wg_retire_cycles", "launch.split_exit_cycles", "launch.split_exit_share_wgs",
+        "launch.wg_retire_cycles", "launch.split_exit_cycles", "launch.split_exit_window_cycles",
+        "launch.split_exit_share_wgs",
         "core.alu_latency_cycles", "core.barrier_cycles", "core.exit_cycles",
         "coalesce.merge_cas",
         "coalesce.lsu_cycles_per_request", "coalesce.lsu_return_cycles_per_request", "xbar.latency_cycles",
