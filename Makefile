@@ -117,7 +117,7 @@ accuracy: $(B)/atomsim
 	bash validate/accuracy.sh splice
 
 # Reruns the calibration on the stored data and checks that it reproduces
-# the committed overlay (configs/h100.calibrated.ini); about 11 minutes on 2 cores.
+# the committed overlay (configs/h100.calibrated.ini); about 20 minutes on 2 cores.
 calibrate-check: $(B)/atomsim
 	bash tests/long/calibrate_reproduce.sh $(B)/atomsim
 

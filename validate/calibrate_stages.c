@@ -73,6 +73,26 @@ static int rows_link(const pat_params *p)
            (is(p, PAT_HISTOGRAM) && p->bins >= 8192 && p->bins <= 65536 && p->hot == 0);
 }
 
+/* The link queue's depth (docs/findings.md 4): a sender that finds it full
+ * waits at its port, so too shallow a queue lets a wave's bursts hold
+ * ports the GPU does not.  Bitmask at n = 2^20 to 2^24 sends such bursts
+ * (the split_share probe's rows; the stage reuses rows_split_share).  Not
+ * l2_link's plateau rows: their requests arrive spread out, and no depth
+ * from 64 up fills the queue there.  Without --probe split_share the stage
+ * is skipped and the config's value stays. */
+static const int link_queue_candidates[] = { 64, 256, 1024, 4096, -1 };
+
+/* Which senders a full slice queue holds (docs/findings.md 22): every one,
+ * or only those whose reply the warp waits for.  histogram-shared's flush
+ * of fire-and-forget adds on 16 to 64 lines (512 to 2,048 bins) fills the
+ * slice queues, so those rows tell the two apart (the enum's two values
+ * are tried).  It runs after the shared-memory stages, which fit the same
+ * kernels' loop. */
+static int rows_queue_hold(const pat_params *p)
+{
+    return is(p, PAT_HISTOGRAM_SHARED) && p->bins >= 512 && p->bins <= 2048;
+}
+
 /* Two lines to a few hundred: how lines spread over slices.  The shared
  * histogram's flush adds runs of 4 to 32 lines (128..1024 bins): the fit's
  * only 4-line run outside the held-out rows, and the one that tells "bits 0
@@ -132,11 +152,15 @@ static const cal_stage stages[] = {
       rows_lsu, NULL, 0, 0, { 0, 0 }, NULL },
     { "l2_link", { "l2.partition_link_requests_per_cycle" },
       "distinct-lines 256..2048 addresses, histogram 8192..65536 bins (hot 0)", rows_link, NULL, 0, 0, { 0, 0 }, NULL },
+    { "link_queue", { "l2.partition_link_queue_requests" }, "bitmask, n = 2^20..2^24 (probe split_share)",
+      rows_split_share, link_queue_candidates, 0, 0, { 0, 0 }, "split_share" },
     { "slice_hash", { "l2.hash_ignore_mask" },
       "distinct-lines 2..128 addresses, histogram 64..512 bins (n 2^20, hot 0), histogram-shared 128..1024 bins (wg 256)",
       rows_slice_hash, hash_mask_candidates, 0, 0, { 0, 0 }, NULL },
     { "smem_word", { "smem.same_word_cycles" }, "histogram-shared, bins <= 8", rows_smem_word, NULL, 0, 0, { 0, 0 }, NULL },
     { "smem_pass", { "smem.atomic_issue_cycles" }, "histogram-shared", rows_smem_pass, NULL, 0, 0, { 0, 0 }, NULL },
+    { "queue_hold", { "l2.full_queue_holds" }, "histogram-shared, 512..2048 bins", rows_queue_hold, NULL, 0, 0, { 0, 0 },
+      NULL },
     { "cas", { "l2.merged_lane_cycles", "l2.cas_issue_cycles" },
       "histogram-u8-cas, histogram-u16-cas, cas-append (rows that finish)", rows_cas, NULL, 2e7, 0, { 0, 0 }, NULL },
     /* The model's price of a CAS race (model.c, cas_request_cycles): its

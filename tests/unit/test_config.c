@@ -125,7 +125,8 @@ static void every_option_has_a_source(void **state)
         "coalesce.lsu_cycles_per_request", "coalesce.lsu_return_cycles_per_request", "xbar.latency_cycles",
         "l2.slice_count", "l2.atomic_issue_cycles", "l2.cas_issue_cycles", "l2.same_address_cycles",
         "l2.merged_lane_cycles", "l2.interleave_lines", "l2.hash_ignore_mask",
-        "l2.partition_link_requests_per_cycle", "l2.atomic_latency_cycles", "l2.store_issue_cycles",
+        "l2.partition_link_requests_per_cycle", "l2.partition_link_queue_requests", "l2.full_queue_holds",
+        "l2.atomic_latency_cycles", "l2.store_issue_cycles",
         "l2.queue_depth_requests", "l2.hol_blocking", "dram.latency_cycles", "smem.atomic_issue_cycles",
         "smem.same_word_cycles", "smem.atomic_latency_cycles", "model.cas_merged_lane_cycles", "model.cas_request_cycles",
     };
