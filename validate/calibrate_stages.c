@@ -29,12 +29,6 @@ static int rows_dispatch(const pat_params *p)
  * (validate/data/probes/h100-select-unit-thread.csv). */
 static int rows_split_exit(const pat_params *p) { return is(p, PAT_BITMASK) && p->wg == 256 && p->smem_per_wg == 0; }
 
-/* The split exits' window (how much earlier than its workgroup's last warp
- * a warp must leave to count as split) fits on the same rows as their cost,
- * after it: between the 22-cycle launch stagger and the 230-cycle round
- * trip (docs/findings.md 28), the two bounds the measurements set; the
- * stage split_window reuses rows_split_exit. */
-
 /* How the hump grows with the share of split workgroups: bitmask at n = 2^20
  * to 2^24, 31 repetitions a row (validate/data/probes/h100-hump-n-sweep.csv). */
 static int rows_split_share(const pat_params *p) { return is(p, PAT_BITMASK) && p->n >= (1u << 20); }
@@ -139,6 +133,11 @@ static const cal_stage stages[] = {
       rows_dispatch, NULL, 0, 0, { 0, 0 }, NULL },
     { "split_exit", { "launch.split_exit_cycles" }, "bitmask at 256 threads, no shared memory of its own (probe split_exit)",
       rows_split_exit, NULL, 0, 0, { 0.01, 1 }, "split_exit" },
+    /* The split exits' window (how much earlier than its workgroup's last
+     * warp a warp must leave to count as split), on the cost's rows, after
+     * it: between the 22-cycle launch stagger and the 230-cycle round trip
+     * (docs/findings.md 28), the two bounds the measurements set.  Those
+     * rows cannot separate window and cost (docs/calibration.md). */
     { "split_window", { "launch.split_exit_window_cycles" },
       "bitmask at 256 threads, no shared memory of its own (probe split_exit)", rows_split_exit, NULL, 0, 0, { 22, 230 },
       "split_exit" },
