@@ -5,9 +5,10 @@
  *
  * The source column says where configs/h100.ini's value of the key comes
  * from, read off the comment beside it there (and its "; Sources" header):
- * spec, microbenchmark (this project's own probes), calibrate (the keys
- * `atomsim calibrate` may fit, whatever their starting value's origin),
- * hand (fitted by hand to measured rows), estimate, setting (not a
+ * spec, microbenchmark (this project's own probes), calibrate (the keys a
+ * stage of `atomsim calibrate` fits, whatever their starting value's
+ * origin), hand (fitted by hand to measured rows), estimate (a guess or a
+ * figure carried over, that no stage fits yet), setting (not a
  * hardware fact), or label (says what the config is, gpu.trust: enters no
  * result and no hash).  A key whose comment names both a measurement and a
  * document takes the one named first, the value's own origin. */
@@ -56,15 +57,15 @@ static const cfg_option options[] = {
     { "launch", "split_exit_max_wg_per_sm", CFG_INT, OFF(launch.split_exit_max_wg_per_sm), 1, 1024, "1024", "workgroups", CFG_SRC_MICROBENCH, NULL, "split exits cost only where at most this many workgroups are resident an SM" },
     { "launch", "split_exit_share_wgs", CFG_INT, OFF(launch.split_exit_share_wgs), 0, 1 << 20, "0", "workgroups", CFG_SRC_CALIBRATE, NULL, "the split-exit cost of a warp is scaled by the share of split workgroups among about this many last retired (an exponential average; 0: not scaled)" },
 
-    { "core", "alu_latency_cycles", CFG_DOUBLE, OFF(core.alu_latency_cycles), 1, 1000, "4", "cycles", CFG_SRC_CALIBRATE, NULL, "dependent ALU instruction latency" },
+    { "core", "alu_latency_cycles", CFG_DOUBLE, OFF(core.alu_latency_cycles), 1, 1000, "4", "cycles", CFG_SRC_ESTIMATE, NULL, "dependent ALU instruction latency" },
     { "core", "key_instructions", CFG_INT, OFF(core.key_instructions), 0, 10000, "12", "instructions", CFG_SRC_ESTIMATE, NULL, "global id and lowbias32" },
     { "core", "select_instructions", CFG_INT, OFF(core.select_instructions), 0, 10000, "5", "instructions", CFG_SRC_ESTIMATE, NULL, "key % 1000000 < threshold and the branch" },
     { "core", "bin_instructions", CFG_INT, OFF(core.bin_instructions), 0, 10000, "8", "instructions", CFG_SRC_ESTIMATE, NULL, "hot test and (key >> 3) % K" },
     { "core", "address_instructions", CFG_INT, OFF(core.address_instructions), 0, 10000, "3", "instructions", CFG_SRC_ESTIMATE, NULL, "address arithmetic per memory instruction" },
     { "core", "cas_loop_instructions", CFG_INT, OFF(core.cas_loop_instructions), 0, 10000, "6", "instructions", CFG_SRC_ESTIMATE, NULL, "per CAS retry: compare, rebuild the word, branch" },
     { "core", "subgroup_op_instructions", CFG_INT, OFF(core.subgroup_op_instructions), 0, 10000, "6", "instructions", CFG_SRC_ESTIMATE, NULL, "ballot, popcount and elect" },
-    { "core", "barrier_cycles", CFG_DOUBLE, OFF(core.barrier_cycles), 0, 1e6, "20", "cycles", CFG_SRC_CALIBRATE, NULL, "last arrival to release of a workgroup barrier" },
-    { "core", "exit_cycles", CFG_DOUBLE, OFF(core.exit_cycles), 0, 1e6, "20", "cycles", CFG_SRC_CALIBRATE, NULL, "warp teardown" },
+    { "core", "barrier_cycles", CFG_DOUBLE, OFF(core.barrier_cycles), 0, 1e6, "20", "cycles", CFG_SRC_ESTIMATE, NULL, "last arrival to release of a workgroup barrier" },
+    { "core", "exit_cycles", CFG_DOUBLE, OFF(core.exit_cycles), 0, 1e6, "20", "cycles", CFG_SRC_ESTIMATE, NULL, "warp teardown" },
 
     { "coalesce", "line_bytes", CFG_INT, OFF(coalesce.line_bytes), 32, 1024, "128", "bytes", CFG_SRC_SPEC, NULL, "one request per distinct line of a warp instruction" },
     { "coalesce", "merge_rule", CFG_ENUM, OFF(coalesce.merge_rule), 0, 2, "uniform", "", CFG_SRC_MICROBENCH, merge_names, "add/or lanes merged into one L2 op: none; uniform (only when every lane has one address); per_address" },
@@ -74,9 +75,9 @@ static const cfg_option options[] = {
     { "coalesce", "lsu_return_cycles_per_request", CFG_DOUBLE, OFF(coalesce.lsu_return_cycles_per_request), 0, 1e4, "0", "cycles", CFG_SRC_CALIBRATE, NULL, "SM memory port: extra cycles per line request of an atomic whose result the warp uses" },
     { "coalesce", "reply_cycles_per_request", CFG_DOUBLE, OFF(coalesce.reply_cycles_per_request), 0, 1e4, "0", "cycles", CFG_SRC_MICROBENCH, NULL, "an atomic whose old value the warp uses: its requests' replies enter the SM this far apart (0: together)" },
 
-    { "xbar", "latency_cycles", CFG_DOUBLE, OFF(xbar.latency_cycles), 0, 1e5, "200", "cycles", CFG_SRC_CALIBRATE, NULL, "one way, SM to L2 slice" },
+    { "xbar", "latency_cycles", CFG_DOUBLE, OFF(xbar.latency_cycles), 0, 1e5, "200", "cycles", CFG_SRC_ESTIMATE, NULL, "one way, SM to L2 slice" },
 
-    { "l2", "slice_count", CFG_INT, OFF(l2.slice_count), 1, 4096, "80", "slices", CFG_SRC_CALIBRATE, NULL, "L2 slices, each with an atomic unit" },
+    { "l2", "slice_count", CFG_INT, OFF(l2.slice_count), 1, 4096, "80", "slices", CFG_SRC_ESTIMATE, NULL, "L2 slices, each with an atomic unit" },
     { "l2", "slice_hash", CFG_ENUM, OFF(l2.slice_hash), 0, 1, "xor", "", CFG_SRC_MICROBENCH, hash_names, "line to slice: mod (line % slices) or xor (folded line bits)" },
     { "l2", "atomic_issue_cycles", CFG_DOUBLE, OFF(l2.atomic_issue_cycles), 0.01, 1e4, "1", "cycles", CFG_SRC_CALIBRATE, NULL, "atomic unit: cycles per pass over one 32-byte sector of a request" },
     { "l2", "cas_issue_cycles", CFG_DOUBLE, OFF(l2.cas_issue_cycles), 0, 1e4, "0", "cycles", CFG_SRC_CALIBRATE, NULL, "atomic unit: cycles per sector pass of a compare-and-swap request (0: atomic_issue_cycles)" },
@@ -88,9 +89,9 @@ static const cfg_option options[] = {
     { "l2", "partition_block_lines", CFG_INT, OFF(l2.partition_block_lines), 0, 1 << 24, "0", "lines", CFG_SRC_MICROBENCH, NULL, "aligned blocks of this many lines (a power of two) alternate between the two halves of the L2; even SMs sit by half 0, odd ones by half 1 (0: one L2)" },
     { "l2", "partition_link_requests_per_cycle", CFG_DOUBLE, OFF(l2.partition_link_requests_per_cycle), 0, 1e4, "0", "requests", CFG_SRC_CALIBRATE, NULL, "atomic requests a cycle that the link between the L2's halves carries each way, for SMs whose line sits in the other half; its full queue (partition_link_queue_requests) holds their ports (0: no link, one L2; stores do not cross it)" },
     { "l2", "partition_link_queue_requests", CFG_INT, OFF(l2.partition_link_queue_requests), 1, 1 << 20, "1024", "requests", CFG_SRC_CALIBRATE, NULL, "requests the queue of the link between the L2's halves holds, each way; a sender that finds it full waits at its port" },
-    { "l2", "atomic_latency_cycles", CFG_DOUBLE, OFF(l2.atomic_latency_cycles), 0, 1e5, "60", "cycles", CFG_SRC_CALIBRATE, NULL, "op start to its reply leaving the slice" },
-    { "l2", "store_issue_cycles", CFG_DOUBLE, OFF(l2.store_issue_cycles), 0, 1e4, "1", "cycles", CFG_SRC_CALIBRATE, NULL, "slice cycles per line store" },
-    { "l2", "queue_depth_requests", CFG_INT, OFF(l2.queue_depth_requests), 1, 1 << 20, "64", "requests", CFG_SRC_CALIBRATE, NULL, "requests a slice queues before it stalls senders" },
+    { "l2", "atomic_latency_cycles", CFG_DOUBLE, OFF(l2.atomic_latency_cycles), 0, 1e5, "60", "cycles", CFG_SRC_ESTIMATE, NULL, "op start to its reply leaving the slice" },
+    { "l2", "store_issue_cycles", CFG_DOUBLE, OFF(l2.store_issue_cycles), 0, 1e4, "1", "cycles", CFG_SRC_ESTIMATE, NULL, "slice cycles per line store" },
+    { "l2", "queue_depth_requests", CFG_INT, OFF(l2.queue_depth_requests), 1, 1 << 20, "64", "requests", CFG_SRC_ESTIMATE, NULL, "requests a slice queues before it stalls senders" },
     { "l2", "full_queue_holds", CFG_ENUM, OFF(l2.full_queue_holds), 0, 1, "all", "", CFG_SRC_CALIBRATE, hold_names, "senders a full slice queue holds in their SM's port: all, or returning (only requests whose reply the warp waits for; reductions and stores wait in buffers on the way)" },
     { "l2", "cas_service", CFG_ENUM, OFF(l2.cas_service), 0, 2, "arrival", "", CFG_SRC_SETTING, cas_service_names, "order in which a slice serves the compare-and-swap requests waiting for it: arrival (first come, resolved as issued); random (resolved when served, taking the oldest request of a random non-empty input queue, l2.cas_sources: a fresh retry from one SM can overtake stale ones from others); or class (resolved when served: each input queue has a fixed priority class at each slice, l2.cas_classes of them, and the slice takes the oldest head of the best class waiting, so SMs of a worse class join the race only when the better ones leave the slice idle)" },
     { "l2", "cas_classes", CFG_INT, OFF(l2.cas_classes), 1, 64, "2", "classes", CFG_SRC_SETTING, NULL, "with cas_service = class: priority classes of the input queues at a slice; a queue's class at each slice is a fixed hash of the two, standing in for where the SMs sit relative to the slice (vkbench --trace: SMs join a contended word in groups, in an order that holds across rows)" },
@@ -99,13 +100,13 @@ static const cfg_option options[] = {
     { "l2", "size_bytes", CFG_DOUBLE, OFF(l2.size_bytes), 1024, 1e12, "52428800", "bytes", CFG_SRC_MICROBENCH, NULL, "L2 capacity" },
     { "l2", "warm_start", CFG_BOOL, OFF(l2.warm_start), 0, 1, "0", "", CFG_SRC_MICROBENCH, NULL, "the buffers start in L2 (up to its capacity), as after the clear that the harness submits just before the timed kernel; 0: every line misses on first touch" },
 
-    { "dram", "latency_cycles", CFG_DOUBLE, OFF(dram.latency_cycles), 0, 1e6, "500", "cycles", CFG_SRC_CALIBRATE, NULL, "L2 miss to data" },
+    { "dram", "latency_cycles", CFG_DOUBLE, OFF(dram.latency_cycles), 0, 1e6, "500", "cycles", CFG_SRC_ESTIMATE, NULL, "L2 miss to data" },
     { "dram", "bandwidth_gbps", CFG_DOUBLE, OFF(dram.bandwidth_gbps), 1, 1e6, "3350", "GB/s", CFG_SRC_SPEC, NULL, "DRAM bandwidth" },
 
     { "smem", "bank_count", CFG_INT, OFF(smem.bank_count), 1, 1024, "32", "banks", CFG_SRC_SPEC, NULL, "shared-memory banks, 4 bytes wide" },
     { "smem", "atomic_issue_cycles", CFG_DOUBLE, OFF(smem.atomic_issue_cycles), 0, 1e4, "2", "cycles", CFG_SRC_CALIBRATE, NULL, "per conflict-free pass of a warp's shared atomic" },
     { "smem", "same_word_cycles", CFG_DOUBLE, OFF(smem.same_word_cycles), 0, 1e4, "1", "cycles", CFG_SRC_CALIBRATE, NULL, "extra per additional lane on one word (0: merged)" },
-    { "smem", "atomic_latency_cycles", CFG_DOUBLE, OFF(smem.atomic_latency_cycles), 0, 1e5, "30", "cycles", CFG_SRC_CALIBRATE, NULL, "shared atomic latency" },
+    { "smem", "atomic_latency_cycles", CFG_DOUBLE, OFF(smem.atomic_latency_cycles), 0, 1e5, "30", "cycles", CFG_SRC_ESTIMATE, NULL, "shared atomic latency" },
     { "smem", "access_latency_cycles", CFG_DOUBLE, OFF(smem.access_latency_cycles), 0, 1e5, "25", "cycles", CFG_SRC_ESTIMATE, NULL, "plain shared load or store" },
     { "smem", "loop_branch_cycles", CFG_DOUBLE, OFF(smem.loop_branch_cycles), 0, 1e4, "0", "cycles", CFG_SRC_MICROBENCH, NULL, "a loop over shared memory: each iteration's back-edge branch holds the warp this long, beyond its dependent ALU instructions (0: free)" },
 
@@ -147,11 +148,11 @@ static const char *const source_helps[CFG_SRC_COUNT] = {
     [CFG_SRC_UNSET] = "no source recorded (a bug: every key needs one)",
     [CFG_SRC_SPEC] = "a public document: NVIDIA's whitepaper or CUDA guide, a published microbenchmark",
     [CFG_SRC_MICROBENCH] = "measured by this project's own probes on the H100 (`validate/data/probes/h100-*.csv`, device queries)",
-    /* not every one has a calibration stage yet: say where the others' value is */
-    [CFG_SRC_CALIBRATE] = "the keys `atomsim calibrate` may fit: those a stage fits today carry its value "
-                          "(`configs/h100.calibrated.ini`), the others `configs/h100.ini`'s starting value",
+    [CFG_SRC_CALIBRATE] = "fitted by a stage of `atomsim calibrate` (`docs/calibration.md`); the value is the "
+                          "overlay's (`configs/h100.calibrated.ini`)",
     [CFG_SRC_HAND] = "fitted by hand to measured rows (`docs/findings.md`)",
-    [CFG_SRC_ESTIMATE] = "an estimate that no source gives",
+    [CFG_SRC_ESTIMATE] = "an estimate: a guess, or a figure carried over from another GPU or a derivation, that no "
+                         "source gives and no calibration stage fits yet",
     [CFG_SRC_SETTING] = "not a hardware fact: a simulator, model or dispatch setting",
     [CFG_SRC_LABEL] = "describes the config for reports (run, sweep, dispatch, plots): enters no result and no config hash",
 };

@@ -99,9 +99,9 @@ if [ "$n" = 3 ]; then ok "validate --rows fit keeps the fit rows"; else bad "val
 if "$A" calibrate $C --data "$tmp/small.csv" --split "$tmp/small.split" --max-evals 2 -j 2 --out "$tmp/all.ini" \
     >"$tmp/log" 2>"$tmp/err"; then ok "every key, no probe: runs"
 else bad "every key, no probe: runs: $(head -3 "$tmp/err")"; fi
-check_eval "... and says which stages it left out" "grep -q '^not fitted, their probes not given (--probe): split_exit, split_window, split_share, link_queue;' $tmp/log"
+check_eval "... and says which stages it left out" "grep -q '^not fitted, their probes not given (--probe): retire, split_exit, split_window, split_share, link_queue;' $tmp/log"
 check_eval "... in the overlay's header too, with none of their keys" \
-    "grep -q '^; not fitted: split_exit, split_window, split_share, link_queue ' $tmp/all.ini && ! grep -q '^split_exit' $tmp/all.ini && ! grep -q '^partition_link_queue' $tmp/all.ini"
+    "grep -q '^; not fitted: retire, split_exit, split_window, split_share, link_queue ' $tmp/all.ini && ! grep -q '^split_exit' $tmp/all.ini && ! grep -q '^wg_retire' $tmp/all.ini && ! grep -q '^partition_link_queue' $tmp/all.ini"
 # a probe stage fits on its probe's rows, not the dataset's, and the
 # overlay names the probe: two bitmask rows of the split-exit probe
 { grep '^#' $P; grep -v '^#' $P | head -1

@@ -173,7 +173,12 @@ int cal_run_stages(cal_run *r, cfg_config *cfg, const cfg_option *const *keys, i
     size_t nstages;
     const cal_stage *stages = cal_stages(&nstages);
     char msg[CFG_ERR_MAX];
-    for (size_t s = 0; s < nstages && r->nres < CAL_MAX_RESULTS; s++) {
+    /* a result slot for every stage, or a stage would be dropped unsaid */
+    if (nstages > CAL_MAX_RESULTS) {
+        snprintf(err, CFG_ERR_MAX, "%zu stages, room for %d results (CAL_MAX_RESULTS)", nstages, CAL_MAX_RESULTS);
+        return -1;
+    }
+    for (size_t s = 0; s < nstages; s++) {
         /* the stage's keys among those asked for */
         const cfg_option *sel[CAL_MAX_STAGE_KEYS];
         int nsel = stage_keys(&stages[s], keys, nkeys, sel);

@@ -16,7 +16,7 @@
 #include "split.h"
 
 #define CAL_MAX_KEYS 64
-#define CAL_MAX_RESULTS 16
+#define CAL_MAX_RESULTS 32 /* at least the stage count (cal_run_stages refuses fewer) */
 #define CAL_MAX_PROBES 8
 
 /* A probe dataset a stage fits on (cal_stage.probe): its name, its file,

@@ -19,6 +19,18 @@ static int rows_dispatch(const pat_params *p)
     return is(p, PAT_STORE) && p->selectivity == 1 && p->wg <= 256 && p->n >= (1u << 18);
 }
 
+/* A workgroup's slot turnaround (launch.wg_retire_cycles): store with no
+ * lane selected at 32 KiB of shared memory, one workgroup an SM, n = 2^22
+ * and 2^24, 2 to 32 warps (validate/data/probes/h100-mechanisms-4.csv).
+ * Nothing but workgroup lives is left there, and the warps' own launch
+ * (launch.warp_launch_cycles) is measured on the same rows' slope in warps,
+ * so the intercept is the slot's.  The dataset has no such rows outside its
+ * held-out ones, so the stage fits on the probe. */
+static int rows_retire(const pat_params *p)
+{
+    return is(p, PAT_STORE) && p->selectivity == 0 && p->smem_per_wg == 32768;
+}
+
 /* Split exits (docs/findings.md 28): bitmask at 256 threads with no shared
  * memory of its own, n = 2^24, from no lane to every lane selected, where
  * the silent warps of a workgroup with a sender leave early.  Its cost is
@@ -38,6 +50,16 @@ static int rows_same_address(const pat_params *p)
 {
     return (is(p, PAT_COUNTER) || is(p, PAT_COUNTER_AGGREGATED) || is(p, PAT_COMPACTION)) && p->n >= (1u << 20) &&
            p->selectivity >= 0.05;
+}
+
+/* Whether a request waiting on its word blocks the requests behind it in
+ * its slice (docs/findings.md 7): 2 to 4 lines on the busiest slice, every
+ * lane of a request on one word (distinct-lines at 2 to 4 addresses), against
+ * the same chains on one line (the 2-bin histogram), which costs half. */
+static int rows_hol(const pat_params *p)
+{
+    return (is(p, PAT_DISTINCT_LINES) && p->addresses >= 2 && p->addresses <= 4) ||
+           (is(p, PAT_HISTOGRAM) && p->bins == 2 && p->hot == 0);
 }
 
 /* Few bins, all lanes on a handful of words of one line: sector passes. */
@@ -98,6 +120,11 @@ static int rows_slice_hash(const pat_params *p)
            (is(p, PAT_HISTOGRAM) && p->bins >= 64 && p->bins <= 512 && p->hot == 0 && p->n == (1u << 20));
 }
 
+/* Consecutive lines a slice takes before the hash (docs/findings.md 8): 4
+ * would put a 128-bin histogram's 4 lines on one slice; the slice hash's
+ * rows tell them apart.  Runs before slice_hash, from its start. */
+static const int interleave_candidates[] = { 1, 2, 4, 8, -1 };
+
 /* A warp's lanes piled on one to eight shared words whose index the
  * compiler cannot see (reduce's constant word is summed in the warp first):
  * same-word serialization. */
@@ -105,6 +132,12 @@ static int rows_smem_word(const pat_params *p) { return is(p, PAT_HISTOGRAM_SHAR
 
 /* Lanes spread over shared bins: conflict-free passes of the shared unit. */
 static int rows_smem_pass(const pat_params *p) { return is(p, PAT_HISTOGRAM_SHARED); }
+
+/* Whether same-address CAS lanes of one instruction resolve as one L2 op
+ * (coalesce.merge_cas): cas-append, every lane of a warp on one word, is
+ * the pattern that tells (docs/findings.md 17).  Before the price stage
+ * below, at its event budget. */
+static int rows_merge_cas(const pat_params *p) { return is(p, PAT_CAS_APPEND); }
 
 /* CAS loops: same-address CAS lanes of one instruction resolve as one
  * merged op (coalesce.merge_cas), each extra lane lengthening the chain
@@ -131,6 +164,8 @@ static const cal_stage stages[] = {
     { "launch", { "launch.kernel_overhead_cycles" }, "store, n <= 65536", rows_launch, NULL, 0, 0, { 0, 0 }, NULL },
     { "dispatch", { "launch.wg_dispatch_cycles", "launch.dispatch_lead_cycles" }, "store, S = 1, wg <= 256, n >= 2^18",
       rows_dispatch, NULL, 0, 0, { 0, 0 }, NULL },
+    { "retire", { "launch.wg_retire_cycles" }, "store, S = 0, 32 KiB a workgroup (probe retire)", rows_retire, NULL, 0, 0,
+      { 0, 0 }, "retire" },
     { "split_exit", { "launch.split_exit_cycles" }, "bitmask at 256 threads, no shared memory of its own (probe split_exit)",
       rows_split_exit, NULL, 0, 0, { 0.01, 1 }, "split_exit" },
     /* The split exits' window (how much earlier than its workgroup's last
@@ -145,6 +180,8 @@ static const cal_stage stages[] = {
       split_share_candidates, 0, 0, { 0, 0 }, "split_share" },
     { "same_address", { "l2.same_address_cycles" }, "counter/counter-aggregated/compaction, n >= 2^20, S >= 0.05",
       rows_same_address, NULL, 0, 0, { 0, 0 }, NULL },
+    { "hol", { "l2.hol_blocking" }, "distinct-lines 2..4 addresses, histogram 2 bins (hot 0)", rows_hol, NULL, 0, 0,
+      { 0, 0 }, NULL },
     { "sector_pass", { "l2.atomic_issue_cycles" }, "histogram, 2 <= bins <= 32, hot 0", rows_sector_pass, NULL, 0, 0, { 0, 0 }, NULL },
     { "lsu", { "coalesce.lsu_cycles_per_request", "coalesce.lsu_return_cycles_per_request" },
       "distinct-lines 4096..131072 addresses, u8/u16 CAS >= 65536 bins",
@@ -153,6 +190,9 @@ static const cal_stage stages[] = {
       "distinct-lines 256..2048 addresses, histogram 8192..65536 bins (hot 0)", rows_link, NULL, 0, 0, { 0, 0 }, NULL },
     { "link_queue", { "l2.partition_link_queue_requests" }, "bitmask, n = 2^20..2^24 (probe split_share)",
       rows_split_share, link_queue_candidates, 0, 0, { 0, 0 }, "split_share" },
+    { "interleave", { "l2.interleave_lines" },
+      "distinct-lines 2..128 addresses, histogram 64..512 bins (n 2^20, hot 0), histogram-shared 128..1024 bins (wg 256)",
+      rows_slice_hash, interleave_candidates, 0, 0, { 0, 0 }, NULL },
     { "slice_hash", { "l2.hash_ignore_mask" },
       "distinct-lines 2..128 addresses, histogram 64..512 bins (n 2^20, hot 0), histogram-shared 128..1024 bins (wg 256)",
       rows_slice_hash, hash_mask_candidates, 0, 0, { 0, 0 }, NULL },
@@ -160,6 +200,7 @@ static const cal_stage stages[] = {
     { "smem_pass", { "smem.atomic_issue_cycles" }, "histogram-shared", rows_smem_pass, NULL, 0, 0, { 0, 0 }, NULL },
     { "queue_hold", { "l2.full_queue_holds" }, "histogram-shared, 512..2048 bins", rows_queue_hold, NULL, 0, 0, { 0, 0 },
       NULL },
+    { "merge_cas", { "coalesce.merge_cas" }, "cas-append", rows_merge_cas, NULL, 2e7, 0, { 0, 0 }, NULL },
     { "cas", { "l2.merged_lane_cycles", "l2.cas_issue_cycles" },
       "histogram-u8-cas, histogram-u16-cas, cas-append (rows that finish)", rows_cas, NULL, 2e7, 0, { 0, 0 }, NULL },
     /* The model's price of a CAS race (model.c, cas_request_cycles): its

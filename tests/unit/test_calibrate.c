@@ -380,6 +380,7 @@ static void probe_stages_need_their_probe(void **state)
     (void)state;
     assert_true(cal_probe_known("split_exit"));
     assert_true(cal_probe_known("split_share"));
+    assert_true(cal_probe_known("retire"));
     assert_false(cal_probe_known("nope"));
     const cfg_option *se = key("launch.split_exit_cycles"), *ko = key("launch.kernel_overhead_cycles");
     cal_run r;
@@ -395,6 +396,35 @@ static void probe_stages_need_their_probe(void **state)
     assert_null(cal_probe_find(&p, 1, "split_share"));
 }
 
+/* The source `calibrate` means a stage fits the key: every such key is in
+ * exactly one stage, and every stage key has that source, so no key claims
+ * a calibration that no stage performs. */
+static void every_calibrate_key_has_one_stage(void **state)
+{
+    (void)state;
+    size_t nopt, nstages;
+    const cfg_option *o = cfg_options(&nopt);
+    const cal_stage *st = cal_stages(&nstages);
+    assert_true(nstages <= CAL_MAX_RESULTS); /* else cal_run_stages refuses to run */
+    for (size_t i = 0; i < nopt; i++) {
+        char name[128];
+        snprintf(name, sizeof name, "%s.%s", o[i].section, o[i].key);
+        int stages = 0;
+        for (size_t s = 0; s < nstages; s++)
+            for (int k = 0; k < CAL_MAX_STAGE_KEYS && st[s].keys[k]; k++)
+                stages += !strcmp(st[s].keys[k], name);
+        if (stages != (cfg_is_calibratable(&o[i]) ? 1 : 0))
+            fail_msg("%s: source %s, in %d stages", name, cfg_source_name(o[i].source), stages);
+    }
+    /* and no stage names a key the table lacks (cal_keys_all skips those) */
+    int named = 0;
+    for (size_t s = 0; s < nstages; s++)
+        for (int k = 0; k < CAL_MAX_STAGE_KEYS && st[s].keys[k]; k++)
+            named++;
+    const cfg_option *all[64];
+    assert_int_equal(cal_keys_all(all, 64), named);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -403,7 +433,7 @@ int main(void)
         cmocka_unit_test(keeps_start_when_best), cmocka_unit_test(ignores_gains_below_noise),
         cmocka_unit_test(simplex_two_keys), cmocka_unit_test(model_stage_uses_the_model),
         cmocka_unit_test(key_lookup_refusals), cmocka_unit_test(split_file),
-        cmocka_unit_test(probe_stages_need_their_probe),
+        cmocka_unit_test(probe_stages_need_their_probe), cmocka_unit_test(every_calibrate_key_has_one_stage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
