@@ -100,12 +100,14 @@ static double reply_tail(const body *b, double p, double cycles)
 }
 
 /* One ALU block, one global operation (issued with probability p), exit:
- * the shape of store, counter, bitmask, histogram and distinct-lines. */
-static void simple_kernel(const cfg_config *c, body *b, double alu, double p, int waits_reply)
+ * the shape of store, counter, bitmask, histogram and distinct-lines.
+ * wait_share: the share of workgroups that wait for the operation's reply
+ * (0: it returns nothing the kernel uses). */
+static void simple_kernel(const cfg_config *c, body *b, double alu, double p, double wait_share)
 {
     b->warp_instr += b->warps * (alu + p + 1);
     b->lifetime = mdl_alu_chain_cycles(c, alu) + 1 + c->core.exit_cycles +
-                  (waits_reply ? mdl_global_atomic_latency_cycles(c) : 0);
+                  wait_share * mdl_global_atomic_latency_cycles(c);
     b->tail = reply_tail(b, p, mdl_global_atomic_latency_cycles(c));
 }
 
@@ -310,7 +312,10 @@ static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, co
     mdl_warp_op read;
     mdl_warp_aggregation(c, s, 1, &read); /* atomicAdd(&head, 0): the compiler's one op per warp */
     add_returning_op(c, b, &read, b->warps);
-    simple_kernel(c, b, instr(c, 1, 1, 0, 0), read.p_issue, 1);
+    /* a warp with no lane selected exits without the read, so a workgroup
+     * waits for its round trip only where some warp of it reads (as in
+     * compaction): at selectivity 0 the kernel is a select and an exit */
+    simple_kernel(c, b, instr(c, 1, 1, 0, 0), read.p_issue, p_any(read.p_issue, b->warps_per_wg));
     if (contenders <= 0)
         return;
     mdl_cas_race race;
