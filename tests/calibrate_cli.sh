@@ -36,7 +36,7 @@ expect "missing --data" 2 "--data" "$A" calibrate $C --out "$tmp/o.ini"
 expect "missing --out" 2 "--out" "$A" calibrate $C --data $H
 expect "unknown key in --keys" 2 "unknown key 'l2\.nope'" cal --data $H --keys l2.same_address_cycles,l2.nope
 expect "non-calibratable key" 2 "gpu\.sm_count.*not calibratable" cal --data $H --keys gpu.sm_count
-expect "key without a stage" 2 "no stage fits 'l2\.queue_depth_requests'" cal --data $H --keys l2.queue_depth_requests
+expect "an estimate key (no stage fits it)" 2 "l2\.queue_depth_requests.*not calibratable" cal --data $H --keys l2.queue_depth_requests
 expect "malformed key" 2 "not section\.key" cal --data $H --keys sameaddress
 printf 'test histogram colour=1\n' >"$tmp/bad.split"
 expect "bad split file (file:line)" 2 "bad\.split:1:" cal --data $H --split "$tmp/bad.split"
