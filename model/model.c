@@ -100,7 +100,8 @@ static double reply_tail(const body *b, double p, double cycles)
 }
 
 /* One ALU block, one global operation (issued with probability p), exit:
- * the shape of store, counter, bitmask, histogram and distinct-lines.
+ * the shape of store, counter, bitmask, histogram and distinct-lines, and
+ * of cas-append's read before its loop (the one that waits for a reply).
  * wait_share: the share of workgroups that wait for the operation's reply
  * (0: it returns nothing the kernel uses). */
 static void simple_kernel(const cfg_config *c, body *b, double alu, double p, double wait_share)

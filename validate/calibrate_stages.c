@@ -24,8 +24,8 @@ static int rows_dispatch(const pat_params *p)
  * and 2^24, 2 to 32 warps (validate/data/probes/h100-mechanisms-4.csv).
  * Nothing but workgroup lives is left there, and the warps' own launch
  * (launch.warp_launch_cycles) is measured on the same rows' slope in warps,
- * so the intercept is the slot's.  The dataset has no such rows outside its
- * held-out ones, so the stage fits on the probe. */
+ * so the intercept is the slot's.  The dataset has no store rows with
+ * shared memory, so the stage fits on the probe. */
 static int rows_retire(const pat_params *p)
 {
     return is(p, PAT_STORE) && p->selectivity == 0 && p->smem_per_wg == 32768;
@@ -53,9 +53,14 @@ static int rows_same_address(const pat_params *p)
 }
 
 /* Whether a request waiting on its word blocks the requests behind it in
- * its slice (docs/findings.md 7): 2 to 4 lines on the busiest slice, every
- * lane of a request on one word (distinct-lines at 2 to 4 addresses), against
- * the same chains on one line (the 2-bin histogram), which costs half. */
+ * its slice (docs/findings.md 7), on the rows it was set by hand from:
+ * distinct-lines at 2 addresses (two lines on one slice, every lane of a
+ * request on one word) against the 2-bin histogram (the same chains on one
+ * line), which costs half.  Since the word chains (l2.word_chain_cycles)
+ * carry that 2x, both values give these rows the same times, so the stage
+ * keeps the start.  The compare-and-swap rows lean to 0 by just over the
+ * noise bound (docs/calibration.md); fitting there moves the simulator's
+ * CAS cells, which a re-made table must follow. */
 static int rows_hol(const pat_params *p)
 {
     return (is(p, PAT_DISTINCT_LINES) && p->addresses >= 2 && p->addresses <= 4) ||
@@ -121,8 +126,9 @@ static int rows_slice_hash(const pat_params *p)
 }
 
 /* Consecutive lines a slice takes before the hash (docs/findings.md 8): 4
- * would put a 128-bin histogram's 4 lines on one slice; the slice hash's
- * rows tell them apart.  Runs before slice_hash, from its start. */
+ * would put a 4-line run (histogram-shared's 128-bin flush) on one slice;
+ * the slice hash's rows tell them apart.  Runs before slice_hash, with
+ * l2.hash_ignore_mask at its starting value. */
 static const int interleave_candidates[] = { 1, 2, 4, 8, -1 };
 
 /* A warp's lanes piled on one to eight shared words whose index the
@@ -146,7 +152,7 @@ static int rows_merge_cas(const pat_params *p) { return is(p, PAT_CAS_APPEND); }
  * at 2e6 only 29 of the 77 fit rows finish, the least contended, and a price
  * fitted on them ran the 1,024-bin rows at n = 2^17 and 2^20 (then held
  * out, now spent) 10% to 24% slow
- * (43 rows finish at 2e7; about 8 minutes on 2 cores). */
+ * (42 rows finish at 2e7; about 8 minutes on 2 cores). */
 static int rows_cas(const pat_params *p)
 {
     return is(p, PAT_HISTOGRAM_U8_CAS) || is(p, PAT_HISTOGRAM_U16_CAS) || is(p, PAT_CAS_APPEND);

@@ -421,8 +421,8 @@ static void every_calibrate_key_has_one_stage(void **state)
     for (size_t s = 0; s < nstages; s++)
         for (int k = 0; k < CAL_MAX_STAGE_KEYS && st[s].keys[k]; k++)
             named++;
-    const cfg_option *all[64];
-    assert_int_equal(cal_keys_all(all, 64), named);
+    const cfg_option *all[CAL_MAX_KEYS];
+    assert_int_equal(cal_keys_all(all, CAL_MAX_KEYS), named);
 }
 
 int main(void)

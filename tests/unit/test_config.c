@@ -1,6 +1,6 @@
 /* test_config.c - the option table and the config reader (model/options.c,
  * model/config.c): every default parses and lies within its bounds, every
- * key has a source (and calibrate's keys are the set it may fit), every
+ * key has a source (and calibrate's keys are the set its stages fit), every
  * value formats back to itself, a dumped config reloads to the same hash,
  * and each kind of bad input (unknown key or section, malformed line, value
  * out of range, not a number, missing or unreadable file, bad -p) fails
