@@ -81,12 +81,19 @@ int calrep_overlay(const char *out, int argc, char **argv, const char *data, con
     fprintf(f, ";\n; command:  atomsim");
     int col = 19;
     for (int i = 0; i < argc; i++) {
-        int len = (int)strlen(argv[i]) + 1;
-        if (col + len > 120) {
+        /* an option and its value stay on one line, so the command can be
+         * copied back as it reads, where the pair fits a line of its own
+         * (the reader's limit holds either way) */
+        int pair = argv[i][0] == '-' && i + 1 < argc && argv[i + 1][0] != '-' &&
+                   strlen(argv[i]) + strlen(argv[i + 1]) + 2 <= 120 - 14;
+        int len = (int)strlen(argv[i]) + 1 + (pair ? (int)strlen(argv[i + 1]) + 1 : 0);
+        if (col + len > 120 && col > 14) {
             fprintf(f, "\n;             ");
             col = 14;
         }
         fprintf(f, " %.150s", argv[i]);
+        if (pair)
+            fprintf(f, " %.150s", argv[++i]);
         col += len;
     }
     fprintf(f, "\n; config:   %.150s\n; data:     %.100s (%.40s, %.40s)\n; split:    %.120s (%zu fit rows, %zu test rows, %zu spent)\n",
