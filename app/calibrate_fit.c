@@ -132,7 +132,7 @@ int calfit_run(const calfit_request *r)
     const cfg_option *want[CAL_MAX_KEYS];
     int nwant = r->keys ? cal_keys_parse(r->keys, want, CAL_MAX_KEYS, err) : cal_keys_all(want, CAL_MAX_KEYS);
     if (nwant < 0) {
-        cli_error("calibrate", "--keys: %s%s", err, nwant == -2 ? " (see atomsim calibrate --help)" : "");
+        cli_error("calibrate", "--keys: %s", err);
         return 2;
     }
     if (r->keys && !nwant) {

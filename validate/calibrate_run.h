@@ -32,10 +32,9 @@ const cal_probe *cal_probe_find(const cal_probe *probes, int n, const char *name
 /* Whether some stage fits on a probe of this name. */
 int cal_probe_known(const char *name);
 
-/* The keys of a comma list "section.key,...", each calibratable and fitted
- * by some stage, at most `max`.  Returns how many (0: the list names
- * none), -1 with err set when a key is unknown or not calibratable, or -2
- * with err set when no stage fits a key. */
+/* The keys of a comma list "section.key,...", each calibratable (so fitted
+ * by some stage), at most `max`.  Returns how many (0: the list names
+ * none), or -1 with err set when a key is unknown or not calibratable. */
 int cal_keys_parse(const char *list, const cfg_option **keys, int max, char err[CFG_ERR_MAX]);
 /* Every calibratable key some stage fits, in stage order; returns how many. */
 int cal_keys_all(const cfg_option **keys, int max);
