@@ -237,7 +237,14 @@ typedef struct mdl_cas_race {
     double rtt_cycles;                /* one iteration of the loop, uncontended */
 } mdl_cas_race;
 void mdl_cas_race_of(const cfg_config *c, double contenders, double cap, double lanes_per_warp, double lane_cycles,
-                     double slot_contenders, mdl_cas_race *r);
+                     double slot_contenders, double saving, mdl_cas_race *r);
+/* The GPU's count law (model.cas_saving_*, docs/findings.md 48): whether
+ * it is on, and the share of a word's first-come attempts the GPU makes
+ * with `racers` lanes in the race spread over `sms` SMs (1: first-come).
+ * `saving` in mdl_cas_race_of scales the race's attempts, never below one
+ * a contender, and the queue of attempts each success waits behind. */
+int mdl_cas_law(const cfg_config *c);
+double mdl_cas_saving(const cfg_config *c, double racers, double sms);
 
 /* The contenders a lane meets in its word's race when fewer lanes are
  * resident than the word has (cap < per_word): itself and each of the

@@ -52,8 +52,24 @@ static double sum_max_linear(double a, double rtt, double c)
  * lane to see the new value re-enters behind them.  So with k contenders
  * in their loops a success costs the whole queue, k lanes at lane_cycles
  * each, or one loop round trip when the queue is shorter than that. */
+int mdl_cas_law(const cfg_config *c)
+{
+    return c->model.cas_saving_exponent > 0;
+}
+
+/* One SM's racers are first-come exactly; across SMs a racer that just had
+ * its reply often wins again before stale retries (docs/findings.md 16-18),
+ * and the share saved grows with the racers (48). */
+double mdl_cas_saving(const cfg_config *c, double racers, double sms)
+{
+    const cfg_model *m = &c->model;
+    if (!mdl_cas_law(c) || sms <= 1 || racers <= m->cas_saving_knee_lanes)
+        return 1;
+    return pow(racers / m->cas_saving_knee_lanes, -m->cas_saving_exponent);
+}
+
 void mdl_cas_race_of(const cfg_config *c, double n, double cap, double m, double lane_cycles, double slot_contenders,
-                     mdl_cas_race *r)
+                     double saving, mdl_cas_race *r)
 {
     if (m < 1)
         m = 1;
@@ -63,8 +79,9 @@ void mdl_cas_race_of(const cfg_config *c, double n, double cap, double m, double
         cap = 1;
     r->rtt_cycles = mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions);
     double active = mdl_cas_active_share(slot_contenders), busy = fmax(active * cap, 1);
-    r->attempts = mdl_cas_attempts_at(n, cap, active);
+    r->attempts = fmax(n, saving * mdl_cas_attempts_at(n, cap, active));
     r->ops = c->coalesce.merge_cas ? r->attempts / m : r->attempts;
+    lane_cycles *= saving;
     r->cycles = sum_max_linear(cap, r->rtt_cycles, lane_cycles) + (n - cap) * fmax(r->rtt_cycles, busy * lane_cycles);
 }
 

@@ -324,9 +324,15 @@ static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, co
     mdl_warp_aggregation(c, s, 0, &cas);
     double m = cas.lanes; /* contending lanes a warp brings */
     double req_passes = c->coalesce.merge_cas ? 1 : m;
-    double per_request = cas_request_cycles(c, req_passes, c->coalesce.merge_cas ? m - 1 : 0);
     double slot = p->wg * s / p_any(s, p->wg); /* contenders a workgroup brings, given any */
-    mdl_cas_race_of(c, contenders, cas_cap(o, p->wg, s, contenders), m, per_request / m, slot, &race);
+    double cap = cas_cap(o, p->wg, s, contenders);
+    /* the GPU's count: a share of first-come's once the racers span SMs
+     * (their workgroups start one an SM), each lane-attempt a full
+     * read-modify-write of the word at the L2's same-address price */
+    double saving = mdl_cas_saving(c, cap, fmin((double)c->gpu.sm_count, ceil(cap / slot)));
+    double per_request = mdl_cas_law(c) ? (req_passes - 1) * mdl_cas_issue_cycles(c) + m * c->l2.same_address_cycles
+                                        : cas_request_cycles(c, req_passes, c->coalesce.merge_cas ? m - 1 : 0);
+    mdl_cas_race_of(c, contenders, cap, m, per_request / m, slot, saving, &race);
     double cas_instr = race.attempts / m;
     b->atomic_instr += cas_instr;
     b->requests += cas_instr;
@@ -395,13 +401,13 @@ static double subword_attempts_per_lane(const mdl_cas_spread *spread, double per
 static void subword_race(const cfg_config *c, const mdl_cas_spread *spread, double per_word, double cap, double m,
                          double lane_cycles, double slot_contenders, mdl_cas_race *r)
 {
-    mdl_cas_race_of(c, per_word, cap, m, lane_cycles, slot_contenders, r);
+    mdl_cas_race_of(c, per_word, cap, m, lane_cycles, slot_contenders, 1, r);
     if (spread->terms == 0)
         return;
     mdl_cas_race avg = { 0, 0, 0, r->rtt_cycles };
     for (int i = 0; i < spread->terms; i++) {
         mdl_cas_race one;
-        mdl_cas_race_of(c, per_word, spread->k[i], m, lane_cycles, slot_contenders, &one);
+        mdl_cas_race_of(c, per_word, spread->k[i], m, lane_cycles, slot_contenders, 1, &one);
         avg.attempts += spread->w[i] * one.attempts;
         avg.ops += spread->w[i] * one.ops;
         avg.cycles += spread->w[i] * one.cycles;
@@ -504,7 +510,7 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     /* the kernel ends with the race of its most-contended word */
     double n_max = sw.words > 1 ? fmax(mdl_max_load((double)p->n, sw.words), sw.per_word) : sw.per_word;
     mdl_cas_race last;
-    mdl_cas_race_of(c, n_max, cap * n_max / sw.per_word, m, per_request / m, p->wg, &last);
+    mdl_cas_race_of(c, n_max, cap * n_max / sw.per_word, m, per_request / m, p->wg, 1, &last);
     b->cas_cycles = last.cycles;
 }
 

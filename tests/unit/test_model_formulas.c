@@ -94,10 +94,10 @@ static void test_cas_attempts(void **state)
     cfg_config c;
     config(&c);
     mdl_cas_race r1, r2;
-    mdl_cas_race_of(&c, 1000, 1000, 1, 2.0, 1, &r1);
-    mdl_cas_race_of(&c, 2000, 2000, 1, 2.0, 1, &r2);
+    mdl_cas_race_of(&c, 1000, 1000, 1, 2.0, 1, 1, &r1);
+    mdl_cas_race_of(&c, 2000, 2000, 1, 2.0, 1, 1, &r2);
     assert_true(r2.cycles / r1.cycles > 3 && r2.cycles / r1.cycles < 4.5); /* quadratic once the queue dominates */
-    mdl_cas_race_of(&c, 3, 3, 1, 2.0, 1, &r1);
+    mdl_cas_race_of(&c, 3, 3, 1, 2.0, 1, 1, &r1);
     assert_float_equal(r1.cycles, 3 * r1.rtt_cycles, 1e-9); /* a short queue: one round trip per success */
     /* a workgroup slot frees only when its last contender wins: one
      * contender keeps its share of the cap busy, many keep half of it */
@@ -108,6 +108,51 @@ static void test_cas_attempts(void **state)
     assert_float_equal(mdl_cas_attempts_at(64, 64, 0.5), seed_cas_attempts(64), 0);
     /* 10 contenders, cap 4 of which 2 busy: 6 successes at 2 each, then 4+3+2+1 */
     assert_float_equal(mdl_cas_attempts_at(10, 4, 0.5), 6 * 2 + 10, 0);
+}
+
+static double cas_append_attempts(const cfg_config *c, uint64_t n, int wg)
+{
+    pat_params p;
+    atom_stats st;
+    char err[CFG_ERR_MAX];
+    pat_defaults(&p);
+    p.pattern = PAT_CAS_APPEND;
+    p.n = n;
+    p.wg = wg;
+    p.selectivity = 1;
+    if (mdl_predict(c, &p, &st, err))
+        fail_msg("cas-append: %s", err);
+    return st.cas_attempts;
+}
+
+/* The GPU's count law (docs/findings.md 48): off, first-come; on, one SM's
+ * race stays first-come, and a race spread over SMs makes (racers /
+ * knee)^-exponent of first-come's attempts past the knee. */
+static void test_cas_count_law(void **state)
+{
+    (void)state;
+    char err[CFG_ERR_MAX];
+    cfg_config c;
+    config(&c);
+    assert_false(mdl_cas_law(&c));
+    assert_float_equal(mdl_cas_saving(&c, 1e5, 132), 1, 0);
+    double fc_one_sm = cas_append_attempts(&c, 1024, 1024), fc_spread = cas_append_attempts(&c, 4096, 256);
+    assert_float_equal(fc_one_sm, seed_cas_attempts(1024), 0);
+    assert_float_equal(fc_spread, seed_cas_attempts(4096), 0);
+    assert_int_equal(cfg_override(&c, "model.cas_saving_knee_lanes=300", err), 0);
+    assert_int_equal(cfg_override(&c, "model.cas_saving_exponent=0.28", err), 0);
+    assert_true(mdl_cas_law(&c));
+    assert_float_equal(mdl_cas_saving(&c, 1e5, 1), 1, 0);   /* one SM: first-come */
+    assert_float_equal(mdl_cas_saving(&c, 200, 132), 1, 0); /* below the knee */
+    assert_float_equal(mdl_cas_saving(&c, 4096, 16), pow(4096 / 300.0, -0.28), 1e-12);
+    /* 1,024 lanes in one workgroup: one SM, exactly first-come (findings 16) */
+    assert_float_equal(cas_append_attempts(&c, 1024, 1024), fc_one_sm, 0);
+    /* 4,096 lanes in 16 workgroups of 256 on 16 SMs, all resident */
+    assert_float_equal(cas_append_attempts(&c, 4096, 256), round(fc_spread * pow(4096 / 300.0, -0.28)), 1);
+    /* never fewer attempts than successes */
+    mdl_cas_race r;
+    mdl_cas_race_of(&c, 1e6, 1e6, 1, 1.45, 1, 1e-9, &r);
+    assert_float_equal(r.attempts, 1e6, 0);
 }
 
 static void test_subword_layout(void **state)
@@ -417,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_seed_numbers),
         cmocka_unit_test(test_distinct_and_max_load),
         cmocka_unit_test(test_cas_attempts),
+        cmocka_unit_test(test_cas_count_law),
         cmocka_unit_test(test_cas_spread),
         cmocka_unit_test(test_subword_layout),
         cmocka_unit_test(test_request_passes),
