@@ -41,7 +41,7 @@ int xs_part_write(const xs_plan *p, size_t begin, size_t end, unsigned long long
      * for sweep --points and any CSV reader, so it starts at its header */
     if (run)
         fprintf(f, "%s\n# config_hash %016llx\n# scope %s\n# cells %zu shard %llu/%llu\n", XS_PART_MAGIC,
-                (unsigned long long)cfg_hash(&p->gpu), scope, p->count, k, n);
+                (unsigned long long)cfg_sim_hash(&p->gpu), scope, p->count, k, n);
     fprintf(f, "%s%s\n", header, run ? ",source,gpu_us,cpu_s" : "");
     for (size_t i = begin; i < end; i++) {
         const xs_cell *c = &p->cells[i];
@@ -128,10 +128,10 @@ static int check_head(const xs_plan *p, const cfg_config *made_from, int same_pl
             /* written back and compared: the one spelling export writes */
             if (sscanf(*line, "# config_hash %16llx", &hash) == 1)
                 snprintf(again, sizeof again, "# config_hash %016llx", hash);
-            if (sscanf(*line, "# config_hash %16llx", &hash) != 1 || strcmp(again, *line) || hash != cfg_hash(made_from)) {
+            if (sscanf(*line, "# config_hash %16llx", &hash) != 1 || strcmp(again, *line) || hash != cfg_sim_hash(made_from)) {
                 snprintf(err, CFG_ERR_MAX, "%s: made from config hash %.16s, %s is %016llx (another --config, -p or --max-events)",
                          path, strlen(*line) > 14 ? *line + 14 : "?", same_plan ? "this export's" : "--reuse-config's",
-                         (unsigned long long)cfg_hash(made_from));
+                         (unsigned long long)cfg_sim_hash(made_from));
                 return -1;
             }
             break;

@@ -342,13 +342,15 @@ int cfg_validate(const cfg_config *c, char err[CFG_ERR_MAX])
     return 0;
 }
 
-uint64_t cfg_hash(const cfg_config *cfg)
+static uint64_t hash_of(const cfg_config *cfg, int sim_only)
 {
     size_t n;
     const cfg_option *opts = cfg_options(&n);
     uint64_t h = 1469598103934665603ull;
     char buf[128];
     for (size_t i = 0; i < n; i++) {
+        if (sim_only && !strcmp(opts[i].section, "model"))
+            continue;
         /* a label says what the config is, not what it computes: a table
          * made before the label was added keeps its hash */
         if (opts[i].source == CFG_SRC_LABEL)
@@ -366,6 +368,16 @@ uint64_t cfg_hash(const cfg_config *cfg)
         }
     }
     return h;
+}
+
+uint64_t cfg_hash(const cfg_config *cfg)
+{
+    return hash_of(cfg, 0);
+}
+
+uint64_t cfg_sim_hash(const cfg_config *cfg)
+{
+    return hash_of(cfg, 1);
 }
 
 double cfg_threads_per_cycle(const cfg_config *cfg)

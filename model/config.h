@@ -234,6 +234,10 @@ int cfg_validate(const cfg_config *cfg, char err[CFG_ERR_MAX]);
 
 /* FNV-1a over every option's formatted value: identifies an effective config. */
 uint64_t cfg_hash(const cfg_config *cfg);
+/* The same over the keys the simulator reads: every section but [model],
+ * the analytical model's own.  A table's simulator-made parts carry it, so
+ * that a change to the model alone keeps them (app/export_part.c). */
+uint64_t cfg_sim_hash(const cfg_config *cfg);
 /* FNV-1a over the option table's rows themselves (section, key, type,
  * bounds, default, unit, source, enum names; not the help): identifies the
  * table a build reads configs with, for --version.  `count` gets the number
