@@ -68,7 +68,9 @@ expect "baseline: another schema" 2 "schema 'atomsim-cost-table', not atomsim-co
 sed 's/^schema_version: .*/schema_version: 2/' $H >"$tmp/v2.baseline"
 expect "baseline: another schema version" 2 "schema_version 2; this atomsim reads atomsim-cost-baseline version 1" \
     "$A" check --config configs/h100.ini --baseline "$tmp/v2.baseline"
-head -c 5000 $H >"$tmp/cut.baseline"
+# the first cell line, cut in its middle (a byte count would land on a line's
+# end whenever the config section grows by a key)
+awk '/^[^#].* \| / { print substr($0, 1, int(length($0) / 2)); exit } { print }' $H | head -c -1 >"$tmp/cut.baseline"
 expect "baseline: a line cut short" 2 "cut.baseline:[0-9]+: " \
     "$A" check --config configs/h100.ini --baseline "$tmp/cut.baseline"
 expect "baseline: both modes" 2 "give one of --baseline FILE and --write-baseline FILE" \

@@ -47,15 +47,16 @@ chk --points 24 --only counter,store,histogram -j 2 --seed 6 >"$tmp/s6.txt" 2>/d
 check_eval "another seed, other points" "! cmp -s $tmp/j1.txt $tmp/s6.txt"
 
 # --- a broken model fails the check ------------------------------------------
-# model.cas_request_cycles is read by the model's CAS race and by nothing in
-# the simulator: raised seventy-fold, only the model's times move.
+# model.cas_saving_knee_lanes is read by the model's cas-append race and by
+# nothing in the simulator: at 1 racer, every race over SMs saves most of its
+# attempts, and only the model's times move.
 B="--points 6 --only cas-append -j 2"
 chk $B --rows-out "$tmp/base.csv" >"$tmp/base.txt" 2>/dev/null
 chk --points 6 --only cas-append -j 1 >"$tmp/base1.txt" 2>/dev/null
 check_eval "rows over the event budget: counted, and the same with -j 1" \
     "grep -q ',unfinished\$' $tmp/base.csv && grep -Eq '^cas-append +6 +[1-6] ' $tmp/base.txt && cmp -s $tmp/base.txt $tmp/base1.txt"
 stb=0
-chk $B -p model.cas_request_cycles=50 --rows-out "$tmp/broken.csv" >"$tmp/broken.txt" 2>"$tmp/broken.err" || stb=$?
+chk $B -p model.cas_saving_knee_lanes=1 --rows-out "$tmp/broken.csv" >"$tmp/broken.txt" 2>"$tmp/broken.err" || stb=$?
 check_eval "broken model: exit 1 and cas-append MISSED" \
     "[ $stb -eq 1 ] && grep -Eq '^cas-append .* MISSED ' $tmp/broken.txt && grep -q '^1 of 1 pattern misses a goal: cas-append' $tmp/broken.txt"
 check_eval "broken model: some rows scored, the simulator's times unchanged, the model's moved" \
