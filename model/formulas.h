@@ -241,8 +241,9 @@ void mdl_cas_race_of(const cfg_config *c, double contenders, double cap, double 
 /* The GPU's count law (model.cas_saving_*, docs/findings.md 48): whether
  * it is on, and the share of a word's first-come attempts the GPU makes
  * with `racers` lanes in the race spread over `sms` SMs (1: first-come).
- * `saving` in mdl_cas_race_of scales the race's attempts, never below one
- * a contender, and the queue of attempts each success waits behind. */
+ * `saving` in mdl_cas_race_of scales the attempts of the race's last wave
+ * (its cap racers draining once no more join) and the queue each of its
+ * successes waits behind; never fewer attempts than contenders. */
 int mdl_cas_law(const cfg_config *c);
 double mdl_cas_saving(const cfg_config *c, double racers, double sms);
 

@@ -79,10 +79,11 @@ void mdl_cas_race_of(const cfg_config *c, double n, double cap, double m, double
         cap = 1;
     r->rtt_cycles = mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions);
     double active = mdl_cas_active_share(slot_contenders), busy = fmax(active * cap, 1);
-    r->attempts = fmax(n, saving * mdl_cas_attempts_at(n, cap, active));
+    /* the saving is the last wave's, once no workgroup joins: while new
+     * ones keep arriving the GPU's count is first-come (findings 48) */
+    r->attempts = fmax(n, busy * (n - cap) + saving * cap * (cap + 1) / 2);
     r->ops = c->coalesce.merge_cas ? r->attempts / m : r->attempts;
-    lane_cycles *= saving;
-    r->cycles = sum_max_linear(cap, r->rtt_cycles, lane_cycles) + (n - cap) * fmax(r->rtt_cycles, busy * lane_cycles);
+    r->cycles = sum_max_linear(cap, r->rtt_cycles, saving * lane_cycles) + (n - cap) * fmax(r->rtt_cycles, busy * lane_cycles);
 }
 
 void mdl_cas_spread_of(double per_word, double cap, mdl_cas_spread *s)
