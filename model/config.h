@@ -129,7 +129,7 @@ typedef struct cfg_model {
     double seed_dram_latency_cycles;     /* seed 001: one RMW = 2 x this on one DRAM location */
     double cas_merged_lane_cycles;       /* the race's merged-lane cost; 0: l2.merged_lane_cycles */
     double cas_request_cycles;           /* the race's per-request cost; 0: the L2 chain */
-    double cas_saving_knee_lanes;        /* cas-append: racers past which the GPU's count falls below first-come */
+    double cas_saving_knee_lanes;        /* cas-append's last wave: racers past which the GPU's count falls below first-come */
     double cas_saving_exponent;          /* ... as (racers / knee)^-exponent; 0: first-come, fitted price */
 } cfg_model;
 

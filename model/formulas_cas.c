@@ -28,8 +28,10 @@ double mdl_cas_attempts_at(double n, double cap, double active)
 {
     if (n <= 0)
         return 0;
+    /* every contender tries at least once: under one contender a word
+     * (fewer lanes than words) N(N+1)/2 would count fewer tries than wins */
     if (cap <= 0 || cap >= n)
-        return n * (n + 1) / 2;
+        return fmax(n, n * (n + 1) / 2);
     if (cap < 1) /* fewer than one contender at a time is one at a time: n attempts */
         cap = 1;
     double busy = active * cap > 1 ? active * cap : 1;
@@ -47,19 +49,15 @@ static double sum_max_linear(double a, double rtt, double c)
     return rtt * j0 + c * (a * (a + 1) / 2 - j0 * (j0 + 1) / 2);
 }
 
-/* A success needs a CAS that carries the current value.  After one lands,
- * every attempt already queued carries the old value and fails; the first
- * lane to see the new value re-enters behind them.  So with k contenders
- * in their loops a success costs the whole queue, k lanes at lane_cycles
- * each, or one loop round trip when the queue is shorter than that. */
 int mdl_cas_law(const cfg_config *c)
 {
     return c->model.cas_saving_exponent > 0;
 }
 
-/* One SM's racers are first-come exactly; across SMs a racer that just had
- * its reply often wins again before stale retries (docs/findings.md 16-18),
- * and the share saved grows with the racers (48). */
+/* One SM's racers are first-come exactly; across SMs the GPU makes fewer
+ * attempts, the more racers the fewer (docs/findings.md 16-18 measured it,
+ * 48 fits it to the probes' counts).  No SM count between one and many was
+ * measured, so two SMs already take the saving. */
 double mdl_cas_saving(const cfg_config *c, double racers, double sms)
 {
     const cfg_model *m = &c->model;
@@ -68,6 +66,11 @@ double mdl_cas_saving(const cfg_config *c, double racers, double sms)
     return pow(racers / m->cas_saving_knee_lanes, -m->cas_saving_exponent);
 }
 
+/* A success needs a CAS that carries the current value.  After one lands,
+ * every attempt already queued carries the old value and fails; the first
+ * lane to see the new value re-enters behind them.  So with k contenders
+ * in their loops a success costs the whole queue, k lanes at lane_cycles
+ * each, or one loop round trip when the queue is shorter than that. */
 void mdl_cas_race_of(const cfg_config *c, double n, double cap, double m, double lane_cycles, double slot_contenders,
                      double saving, mdl_cas_race *r)
 {
@@ -80,7 +83,8 @@ void mdl_cas_race_of(const cfg_config *c, double n, double cap, double m, double
     r->rtt_cycles = mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions);
     double active = mdl_cas_active_share(slot_contenders), busy = fmax(active * cap, 1);
     /* the saving is the last wave's, once no workgroup joins: while new
-     * ones keep arriving the GPU's count is first-come (findings 48) */
+     * ones keep arriving the GPU's count is first-come (findings 48); and
+     * never fewer tries than wins, as in mdl_cas_attempts_at */
     r->attempts = fmax(n, busy * (n - cap) + saving * cap * (cap + 1) / 2);
     r->ops = c->coalesce.merge_cas ? r->attempts / m : r->attempts;
     r->cycles = sum_max_linear(cap, r->rtt_cycles, saving * lane_cycles) + (n - cap) * fmax(r->rtt_cycles, busy * lane_cycles);

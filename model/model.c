@@ -283,8 +283,10 @@ static double cas_cap(const mdl_occupancy *o, double wg, double contenders_per_t
     return cap < n ? cap : n;
 }
 
-/* One CAS request's hold on its word in the model's race: its passes, and
- * its merged lanes at model.cas_merged_lane_cycles each.  The race charges
+/* One CAS request's hold on its word in the model's race, where the GPU's
+ * count law is off (cas-append) or has no price yet (the sub-word races,
+ * docs/findings.md 48): its passes, and its merged lanes at
+ * model.cas_merged_lane_cycles each.  The race charges
  * every queued attempt in full, where the simulator's merged requests
  * overlap, so the model keeps its own costs where they were measured: H100
  * one-word races cost 0.338 cycles per attempt with 32-lane warps and 0.57

@@ -211,7 +211,9 @@ static const cal_stage stages[] = {
       "histogram-u8-cas, histogram-u16-cas, cas-append (rows that finish)", rows_cas, NULL, 2e7, 0, { 0, 0 }, NULL },
     /* The model's price of a CAS race (model.c, cas_request_cycles): its
      * own keys, since its first-come race count differs from the
-     * simulator's, fitted with the model on the same rows (every one runs). */
+     * simulator's, fitted with the model on the same rows (every one runs).
+     * With the count law on (model.cas_saving_exponent > 0) cas-append's
+     * race does not read them: its rows only add a constant. */
     { "model_cas", { "model.cas_merged_lane_cycles", "model.cas_request_cycles" },
       "histogram-u8-cas, histogram-u16-cas, cas-append (the model)", rows_cas, NULL, 0, 1, { 0, 0 }, NULL },
 };

@@ -154,6 +154,15 @@ static void test_cas_count_law(void **state)
     mdl_cas_race r;
     mdl_cas_race_of(&c, 1e5, 1e4, 1, 1.45, 1, 0.5, &r);
     assert_float_equal(r.attempts, 1e4 * (1e5 - 1e4) + 0.5 * 1e4 * (1e4 + 1) / 2, 1e-3);
+    /* the last wave's queue is priced at its saving: a success waits
+     * behind the saved share of the racers, so the race takes about that
+     * share of first-come's time once the queue outlasts the round trip */
+    mdl_cas_race full, saved;
+    mdl_cas_race_of(&c, 8192, 8192, 1, 1.45, 1, 1, &full);
+    mdl_cas_race_of(&c, 8192, 8192, 1, 1.45, 1, 0.5, &saved);
+    assert_true(saved.cycles / full.cycles > 0.5 && saved.cycles / full.cycles < 0.52);
+    /* under one contender a word every contender still tries once */
+    assert_float_equal(mdl_cas_attempts_at(0.5, 0, 1), 0.5, 0);
     /* never fewer attempts than successes */
     mdl_cas_race_of(&c, 1e6, 1e6, 1, 1.45, 1, 1e-9, &r);
     assert_float_equal(r.attempts, 1e6, 0);
