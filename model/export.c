@@ -11,6 +11,7 @@
 #include "density.h"
 #include "formulas.h"
 #include "model.h"
+#include "../util/sig6.h"
 
 /* Each axis is a parameter of the contract's table (model/params.c): its
  * name is the parameter's CSV column, its value the parameter's field. */
@@ -175,9 +176,7 @@ int exp_model_gpu(void *ctx, const cfg_config *gpu, const pat_params *p, double 
  * grid point reproduces the cell's verdicts even at a threshold. */
 double exp_round6(double v)
 {
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.6g", v);
-    return strtod(buf, NULL);
+    return sig6_round(v);
 }
 
 static int host_cell_of(const cfg_config *gpu, const cpu_config *cpu, const pat_params *p, exp_host_cell *out,

@@ -13,6 +13,7 @@
 #include "export_fields.h"
 #include "params_csv.h"
 #include "../util/esc.h"
+#include "../util/sig6.h"
 #include "../util/version.h"
 
 /* Predictions: six significant digits, written as cfg_format_exact writes
@@ -22,7 +23,7 @@
  * (callgrind: a quarter of a model export's instructions). */
 void exp_format_value(char *buf, size_t len, double v)
 {
-    snprintf(buf, len, "%.6g", v);
+    sig6_format(buf, len, v);
     if (strchr(buf, 'e')) {
         double r = strtod(buf, NULL);
         if (r == floor(r) && fabs(r) < 1e15)
