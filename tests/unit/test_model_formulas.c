@@ -21,7 +21,8 @@ static void config(cfg_config *c)
     assert_int_equal(cfg_override(c, "gpu.name=test", err), 0);
 }
 
-static double predict(const cfg_config *c, enum pat_id id, uint64_t n, double s, uint32_t k, double hot)
+static atom_stats predict_stats(const cfg_config *c, enum pat_id id, uint64_t n, int wg, double s, uint32_t k,
+                                double hot)
 {
     pat_params p;
     atom_stats st;
@@ -29,12 +30,19 @@ static double predict(const cfg_config *c, enum pat_id id, uint64_t n, double s,
     pat_defaults(&p);
     p.pattern = id;
     p.n = n;
+    if (wg > 0)
+        p.wg = wg;
     p.selectivity = s;
     p.bins = k;
     p.hot = hot;
     if (mdl_predict(c, &p, &st, err))
         fail_msg("%s: %s", pat_name(id), err);
-    return st.time_us;
+    return st;
+}
+
+static double predict(const cfg_config *c, enum pat_id id, uint64_t n, double s, uint32_t k, double hot)
+{
+    return predict_stats(c, id, n, 0, s, k, hot).time_us;
 }
 
 /* The seeds' own worked numbers (seed 000 and 001). */
@@ -112,17 +120,7 @@ static void test_cas_attempts(void **state)
 
 static double cas_append_attempts(const cfg_config *c, uint64_t n, int wg)
 {
-    pat_params p;
-    atom_stats st;
-    char err[CFG_ERR_MAX];
-    pat_defaults(&p);
-    p.pattern = PAT_CAS_APPEND;
-    p.n = n;
-    p.wg = wg;
-    p.selectivity = 1;
-    if (mdl_predict(c, &p, &st, err))
-        fail_msg("cas-append: %s", err);
-    return st.cas_attempts;
+    return predict_stats(c, PAT_CAS_APPEND, n, wg, 1, 256, 0).cas_attempts;
 }
 
 /* The GPU's count law (docs/findings.md 48): off, first-come; on, one SM's
