@@ -284,8 +284,9 @@ static double cas_cap(const mdl_occupancy *o, double wg, double contenders_per_t
 }
 
 /* One CAS request's hold on its word in the model's race, where the GPU's
- * count law is off (cas-append) or has no price yet (the sub-word races,
- * docs/findings.md 48): its passes, and its merged lanes at
+ * count law is off (model.cas_saving_exponent = 0, or for the sub-word
+ * races model.cas_line_lane_cycles = 0; docs/findings.md 48 and 49): its
+ * passes, and its merged lanes at
  * model.cas_merged_lane_cycles each.  The race charges
  * every queued attempt in full, where the simulator's merged requests
  * overlap, so the model keeps its own costs where they were measured: H100
@@ -401,15 +402,15 @@ static double subword_attempts_per_lane(const mdl_cas_spread *spread, double per
 }
 
 static void subword_race(const cfg_config *c, const mdl_cas_spread *spread, double per_word, double cap, double m,
-                         double lane_cycles, double slot_contenders, mdl_cas_race *r)
+                         double lane_cycles, double slot_contenders, double saving, mdl_cas_race *r)
 {
-    mdl_cas_race_of(c, per_word, cap, m, lane_cycles, slot_contenders, 1, r);
+    mdl_cas_race_of(c, per_word, cap, m, lane_cycles, slot_contenders, saving, r);
     if (spread->terms == 0)
         return;
     mdl_cas_race avg = { 0, 0, 0, r->rtt_cycles };
     for (int i = 0; i < spread->terms; i++) {
         mdl_cas_race one;
-        mdl_cas_race_of(c, per_word, spread->k[i], m, lane_cycles, slot_contenders, 1, &one);
+        mdl_cas_race_of(c, per_word, spread->k[i], m, lane_cycles, slot_contenders, saving, &one);
         avg.attempts += spread->w[i] * one.attempts;
         avg.ops += spread->w[i] * one.ops;
         avg.cycles += spread->w[i] * one.cycles;
@@ -445,6 +446,12 @@ static double subword_rounds(const cfg_config *c, const mdl_cas_spread *spread, 
         e += (1 - pow(f, L)) * dx;
     }
     return spread_mix(spread, fmax(1, e), mean);
+}
+
+/* The sub-word races take the GPU's count and price where both keys are set */
+static int subword_law(const cfg_config *c)
+{
+    return mdl_cas_law(c) && c->model.cas_line_lane_cycles > 0;
 }
 
 /* Every thread updates one 8- or 16-bit bin: read the word, then a CAS loop
@@ -489,9 +496,22 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     double line_words = fmin(sw.words, c->coalesce.line_bytes / 4.0);
     double hold = c->model.cas_request_cycles > 0 ? d.lanes_line - d.words_hit /* every lane of it */
                                                    : fmax(m, mdl_max_load(d.lanes_line, line_words)) - 1;
-    double per_request = cas_request_cycles(c, req_passes, merged ? hold : 0);
+    double per_request = cas_request_cycles(c, req_passes, merged ? hold : 0), lane_cycles = per_request / m;
+    double saving = 1, slice_words = 0;
+    if (subword_law(c)) {
+        /* the GPU's count and price (docs/findings.md 49): a word's race
+         * saves as cas-append's does across SMs, and a request holds its
+         * line's slice for its lanes at the line's lane price, or for its
+         * busiest 8-byte chunk's lanes one after another at the word's
+         * read-modify-write price, whichever is longer */
+        double chunks = fmax(1, line_words / 2), k = d.lanes_line;
+        double hold_cycles = fmax(c->model.cas_line_lane_cycles * k, c->l2.same_address_cycles * mdl_max_load(k, chunks));
+        lane_cycles = hold_cycles / k;
+        saving = mdl_cas_saving(c, cap, fmin((double)c->gpu.sm_count, ceil(resident / p->wg)));
+        slice_words = fmax(sw.busiest_full * line_words, sw.partial_slice_full * line_words + sw.last_words);
+    }
     mdl_cas_race race;
-    subword_race(c, &spread, sw.per_word, cap, m, per_request / m, p->wg, &race);
+    subword_race(c, &spread, sw.per_word, cap, m, lane_cycles, p->wg, saving, &race);
     double attempts = race.attempts * sw.words;
     double cas_instr = attempts * d.instr, requests = attempts * d.requests;
     b->atomic_instr += cas_instr;
@@ -512,8 +532,10 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     /* the kernel ends with the race of its most-contended word */
     double n_max = sw.words > 1 ? fmax(mdl_max_load((double)p->n, sw.words), sw.per_word) : sw.per_word;
     mdl_cas_race last;
-    mdl_cas_race_of(c, n_max, cap * n_max / sw.per_word, m, per_request / m, p->wg, 1, &last);
-    b->cas_cycles = last.cycles;
+    mdl_cas_race_of(c, n_max, cap * n_max / sw.per_word, m, lane_cycles, p->wg, saving, &last);
+    /* under the law the busiest slice serves its words' attempts one
+     * request after another */
+    b->cas_cycles = fmax(last.cycles, race.attempts * slice_words * lane_cycles);
 }
 
 static const char *const term_names[MDL_T_COUNT] = {

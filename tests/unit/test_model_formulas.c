@@ -3,6 +3,7 @@
  * composed prediction (finite everywhere on the export grid, monotone where
  * the mechanism says so, the simulator's input checks). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -164,6 +165,41 @@ static void test_cas_count_law(void **state)
     /* never fewer attempts than successes */
     mdl_cas_race_of(&c, 1e6, 1e6, 1, 1.45, 1, 1e-9, &r);
     assert_float_equal(r.attempts, 1e6, 0);
+}
+
+/* The sub-word races under the law (findings 49): a request holds its
+ * line's slice for its lanes at the line's lane price, or for its busiest
+ * 8-byte chunk's lanes one after another at the word's price.  One word
+ * is a chain (the lane price does not move it); 32 words of one line are
+ * lane-bound (twice the price, about twice the race).  With the price at 0
+ * the law leaves the sub-word histograms as they were. */
+static double subword_race_us(cfg_config *c, uint32_t bins, const char *lane)
+{
+    char err[CFG_ERR_MAX], set[64];
+    snprintf(set, sizeof set, "model.cas_line_lane_cycles=%s", lane);
+    assert_int_equal(cfg_override(c, set, err), 0);
+    return predict_stats(c, PAT_HISTOGRAM_U8_CAS, 65536, 256, 1, bins, 0).time_us;
+}
+
+static void test_subword_line_price(void **state)
+{
+    (void)state;
+    char err[CFG_ERR_MAX];
+    cfg_config c;
+    config(&c);
+    double off_1 = subword_race_us(&c, 4, "0"), off_32 = subword_race_us(&c, 128, "0");
+    assert_int_equal(cfg_override(&c, "model.cas_saving_exponent=0.28", err), 0);
+    assert_float_equal(subword_race_us(&c, 4, "0"), off_1, 0);
+    assert_float_equal(subword_race_us(&c, 128, "0"), off_32, 0);
+    double one_lo = subword_race_us(&c, 4, "0.5"), one_hi = subword_race_us(&c, 4, "1");
+    double line_lo = subword_race_us(&c, 128, "0.5"), line_hi = subword_race_us(&c, 128, "1");
+    assert_float_equal(one_hi, one_lo, 0);
+    assert_true(line_hi / line_lo > 1.8 && line_hi / line_lo < 2.05);
+    /* and a word's own chain is the dearer per attempt */
+    atom_stats one = predict_stats(&c, PAT_HISTOGRAM_U8_CAS, 65536, 256, 1, 4, 0);
+    assert_int_equal(cfg_override(&c, "model.cas_line_lane_cycles=0.5", err), 0);
+    atom_stats line = predict_stats(&c, PAT_HISTOGRAM_U8_CAS, 65536, 256, 1, 128, 0);
+    assert_true(one.cycles / one.cas_attempts > 2 * line.cycles / line.cas_attempts);
 }
 
 static void test_subword_layout(void **state)
@@ -475,6 +511,7 @@ int main(void)
         cmocka_unit_test(test_cas_attempts),
         cmocka_unit_test(test_cas_count_law),
         cmocka_unit_test(test_cas_spread),
+        cmocka_unit_test(test_subword_line_price),
         cmocka_unit_test(test_subword_layout),
         cmocka_unit_test(test_request_passes),
         cmocka_unit_test(test_slice_chunks),
