@@ -338,11 +338,12 @@ static void model_stage_uses_the_model(void **state)
     (void)state;
     cfg_config truth, cfg;
     base_config(&truth);
-    truth.coalesce.merge_cas = 1; /* the lane price counts only for merged lanes */
-    truth.model.cas_request_cycles = 0.72;
-    truth.model.cas_merged_lane_cycles = 0.6;
-    pat_params ps[] = { row(PAT_CAS_APPEND, 1 << 12, 1, 1), row(PAT_CAS_APPEND, 1 << 14, 1, 1),
-                        row(PAT_CAS_APPEND, 1 << 16, 1, 1) };
+    /* the sub-word race's line price, read under the count law (findings
+     * 49): 32 words of one line are lane-bound, so the rows pin it */
+    truth.model.cas_saving_exponent = 0.28;
+    truth.model.cas_line_lane_cycles = 0.6;
+    pat_params ps[] = { row(PAT_HISTOGRAM_U8_CAS, 1 << 12, 128, 1), row(PAT_HISTOGRAM_U8_CAS, 1 << 14, 128, 1),
+                        row(PAT_HISTOGRAM_U8_CAS, 1 << 16, 128, 1) };
     val_dataset d;
     memset(&d, 0, sizeof d);
     d.rows = calloc(3, sizeof *d.rows);
@@ -356,11 +357,10 @@ static void model_stage_uses_the_model(void **state)
         d.rows[i].line = (int)i + 1;
     }
     base_config(&cfg);
-    cfg.coalesce.merge_cas = 1;
-    cfg.model.cas_request_cycles = 0.72;
-    cfg.model.cas_merged_lane_cycles = 0.3;
-    cal_stage st = { "model_test", { "model.cas_merged_lane_cycles" }, "all", all_rows, NULL, 0, 1, { 0, 0 }, NULL };
-    const cfg_option *k[] = { key("model.cas_merged_lane_cycles") };
+    cfg.model.cas_saving_exponent = 0.28;
+    cfg.model.cas_line_lane_cycles = 0.3;
+    cal_stage st = { "model_test", { "model.cas_line_lane_cycles" }, "all", all_rows, NULL, 0, 1, { 0, 0 }, NULL };
+    const cfg_option *k[] = { key("model.cas_line_lane_cycles") };
     cal_options o;
     options(&o);
     o.engine = no_sim;
@@ -369,7 +369,7 @@ static void model_stage_uses_the_model(void **state)
     if (cal_fit_stage(&cfg, &st, k, 1, &d, NULL, &o, &r, err))
         fail_msg("%s", err);
     assert_int_equal(r.rows, 3);
-    assert_true(fabs(cfg.model.cas_merged_lane_cycles - 0.6) < 0.03);
+    assert_true(fabs(cfg.model.cas_line_lane_cycles - 0.6) < 0.03);
     free(d.rows);
 }
 

@@ -126,7 +126,7 @@ static void every_option_has_a_source(void **state)
         "l2.merged_lane_cycles", "l2.interleave_lines", "l2.hash_ignore_mask",
         "l2.partition_link_requests_per_cycle", "l2.partition_link_queue_requests", "l2.full_queue_holds",
         "l2.hol_blocking", "smem.atomic_issue_cycles",
-        "smem.same_word_cycles", "model.cas_merged_lane_cycles", "model.cas_request_cycles",
+        "smem.same_word_cycles", "model.cas_line_lane_cycles",
     };
     static const char *const names[] = { "unset", "spec", "microbenchmark", "calibrate", "hand", "estimate", "setting",
                                          "label" };
