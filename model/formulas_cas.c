@@ -139,14 +139,24 @@ static void busiest_of(const cfg_config *c, mdl_subword *s)
         s->partial_slice_full = s->busiest_full - (s->last_words > 0 && s->busiest_full >= 1);
         return;
     }
-    int count[MDL_MAX_SLICES];
+    long count[MDL_MAX_SLICES];
     /* only the slices there are: an export asks this for every cell */
     memset(count, 0, (size_t)h.slices * sizeof count[0]);
-    for (long l = 0; l < full; l++) {
-        long sl = mdl_slice_of_line(&h, l);
-        if (++count[sl] > s->busiest_full)
-            s->busiest_full = count[sl];
-    }
+    /* A chunk of `interleave` lines shares a slice, and the chunks of one
+     * block of 2^low_bits chunks that differ only in the bits the hash
+     * ignores share one too: so a whole block adds interleave x 2^ignored
+     * lines to each of its 2^nkept slices (mdl_slice_of_line, counted a
+     * block at a time), and the last, partial block line by line. */
+    long block_chunks = 1L << h.low_bits, per_slice = h.interleave << (h.low_bits - h.nkept);
+    long blocks = full / (h.interleave * block_chunks);
+    for (long j = 0; j < blocks; j++)
+        for (long t = 0; t < 1L << h.nkept; t++)
+            count[((j << h.nkept) | t) % h.slices] += per_slice;
+    for (long l = blocks * h.interleave * block_chunks; l < full; l++)
+        count[mdl_slice_of_line(&h, l)]++;
+    for (long sl = 0; sl < h.slices; sl++)
+        if (count[sl] > s->busiest_full)
+            s->busiest_full = (double)count[sl];
     if (s->last_words > 0)
         s->partial_slice_full = count[mdl_slice_of_line(&h, full)];
 }

@@ -202,6 +202,48 @@ static void test_subword_line_price(void **state)
     assert_true(one.cycles / one.cas_attempts > 2 * line.cycles / line.cas_attempts);
 }
 
+/* The busiest slice's full lines, counted a block of the hash at a time,
+ * are the line-by-line count over hashes, interleaves, slice counts and
+ * line counts, the partial line's slice too. */
+static void test_subword_busiest_slice(void **state)
+{
+    (void)state;
+    static const char *const masks[] = { "0", "1", "3", "4", "5", "6" };
+    static const char *const interleaves[] = { "1", "2", "4" };
+    static const char *const slice_counts[] = { "7", "48", "100", "120" };
+    static const double bins[] = { 64, 129, 1000, 4095, 8192, 40000, 131071, 262144 };
+    char err[CFG_ERR_MAX], set[64];
+    for (size_t a = 0; a < sizeof masks / sizeof *masks; a++)
+        for (size_t b = 0; b < sizeof interleaves / sizeof *interleaves; b++)
+            for (size_t d = 0; d < sizeof slice_counts / sizeof *slice_counts; d++) {
+                cfg_config c;
+                config(&c);
+                snprintf(set, sizeof set, "l2.hash_ignore_mask=%s", masks[a]);
+                assert_int_equal(cfg_override(&c, set, err), 0);
+                snprintf(set, sizeof set, "l2.interleave_lines=%s", interleaves[b]);
+                assert_int_equal(cfg_override(&c, set, err), 0);
+                snprintf(set, sizeof set, "l2.slice_count=%s", slice_counts[d]);
+                assert_int_equal(cfg_override(&c, set, err), 0);
+                assert_int_equal(cfg_override(&c, "l2.slice_hash=mod", err), 0);
+                mdl_slice_hash h;
+                mdl_slice_hash_init(&c, &h);
+                assert_true(h.ok);
+                for (size_t e = 0; e < sizeof bins / sizeof *bins; e++) {
+                    mdl_subword s;
+                    mdl_subword_of(&c, 1 << 20, bins[e], 8, &s);
+                    long full = (long)s.full_lines, count[MDL_MAX_SLICES] = { 0 }, top = 0;
+                    if (full + (s.last_words > 0) > MDL_MAX_COUNTED_LINES)
+                        continue;
+                    for (long l = 0; l < full; l++)
+                        if (++count[mdl_slice_of_line(&h, l)] > top)
+                            top = count[mdl_slice_of_line(&h, l)];
+                    assert_float_equal(s.busiest_full, (double)top, 0);
+                    if (s.last_words > 0)
+                        assert_float_equal(s.partial_slice_full, (double)count[mdl_slice_of_line(&h, full)], 0);
+                }
+            }
+}
+
 static void test_subword_layout(void **state)
 {
     (void)state;
@@ -513,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_cas_spread),
         cmocka_unit_test(test_subword_line_price),
         cmocka_unit_test(test_subword_layout),
+        cmocka_unit_test(test_subword_busiest_slice),
         cmocka_unit_test(test_request_passes),
         cmocka_unit_test(test_slice_chunks),
         cmocka_unit_test(test_partition_share),
