@@ -130,7 +130,7 @@ typedef struct cfg_model {
     double cas_merged_lane_cycles;       /* the race's merged-lane cost; 0: l2.merged_lane_cycles */
     double cas_request_cycles;           /* the race's per-request cost; 0: the L2 chain */
     double cas_saving_knee_lanes;        /* cas-append's last wave: racers past which the GPU's count falls below first-come */
-    double cas_saving_exponent;          /* ... as (racers / knee)^-exponent; 0: first-come, fitted price */
+    double cas_saving_exponent;          /* ... as (racers / knee)^-exponent; 0: first-come at the law-off settings */
     double cas_line_lane_cycles;         /* sub-word races under the law: a request's lane price on its slice; 0: off */
 } cfg_model;
 

@@ -158,7 +158,7 @@ double mdl_max_load(double balls, double bins);
  * modulo the slice count, from a 1 MiB-aligned buffer whose first line has
  * its low bits clear.  ok is 0 for the xor hash, which no closed form
  * follows, and for slice counts past MDL_MAX_SLICES. */
-#define MDL_MAX_COUNTED_LINES 4096    /* lines worth counting one by one */
+#define MDL_MAX_COUNTED_LINES 4096    /* lines worth counting exactly */
 #define MDL_MAX_SLICES 4096           /* l2.slice_count's upper bound (options.c) */
 typedef struct mdl_slice_hash {
     int ok, low_bits, nkept, kept[32];

@@ -126,8 +126,9 @@ void mdl_cas_spread_of(double per_word, double cap, mdl_cas_spread *s)
 }
 
 /* Full lines on the busiest slice, and on the partial line's slice: counted
- * line by line for up to MDL_MAX_COUNTED_LINES lines, else the chunked estimate
- * (mdl_busiest_slice_lines), where one short line matters little. */
+ * exactly (a hash block at a time, below) for up to MDL_MAX_COUNTED_LINES
+ * lines, else the chunked estimate (mdl_busiest_slice_lines), where one
+ * short line matters little. */
 static void busiest_of(const cfg_config *c, mdl_subword *s)
 {
     long full = (long)s->full_lines, total = full + (s->last_words > 0);

@@ -503,10 +503,20 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
          * saves as cas-append's does across SMs, and a request holds its
          * line's slice for its lanes at the line's lane price, or for its
          * busiest 8-byte chunk's lanes one after another at the word's
-         * read-modify-write price, whichever is longer */
+         * read-modify-write price, whichever is longer.  A line of an odd
+         * number of words counts its last chunk as half of one (its lanes
+         * fall on it half as often).  The hold is the slice's whole charge
+         * for the request: its sector passes are not added to it (the
+         * busiest slice's passes at l2.cas_issue_cycles stay a term of
+         * their own), and merged or not the chunk's lanes go one by one.
+         * The busiest word's race below takes the same saving, that of
+         * the mean word's racers. */
         double chunks = fmax(1, line_words / 2), k = d.lanes_line;
-        double hold_cycles = fmax(c->model.cas_line_lane_cycles * k, c->l2.same_address_cycles * mdl_max_load(k, chunks));
-        lane_cycles = hold_cycles / k;
+        if (k > 0) {
+            double hold_cycles =
+                fmax(c->model.cas_line_lane_cycles * k, c->l2.same_address_cycles * mdl_max_load(k, chunks));
+            lane_cycles = hold_cycles / k;
+        }
         saving = mdl_cas_saving(c, cap, fmin((double)c->gpu.sm_count, ceil(resident / p->wg)));
         slice_words = fmax(sw.busiest_full * line_words, sw.partial_slice_full * line_words + sw.last_words);
     }

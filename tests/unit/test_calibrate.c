@@ -321,9 +321,9 @@ static void stage_budget_raises_the_runs(void **state)
 }
 
 /* A stage of the model's own keys predicts with the model, never the
- * simulator: model.cas_merged_lane_cycles = 0.6 behind cas-append races
- * the model priced, recovered from 0.3 while the simulator's engine
- * would fail every row. */
+ * simulator: model.cas_line_lane_cycles = 0.6 behind sub-word races the
+ * model priced, recovered from 0.3 while the simulator's engine would
+ * fail every row. */
 static int no_sim(const cfg_config *cfg, const pat_params *p, atom_stats *st, char e[CFG_ERR_MAX])
 {
     (void)cfg;
