@@ -240,12 +240,13 @@ void mdl_cas_race_of(const cfg_config *c, double contenders, double cap, double 
                      double slot_contenders, double saving, mdl_cas_race *r);
 /* The GPU's count law (model.cas_saving_*, docs/findings.md 48): whether
  * it is on, and the share of a word's first-come attempts the GPU makes
- * with `racers` lanes in the race spread over `sms` SMs (1: first-come).
+ * with `racers` lanes in the race, from `workgroups` workgroups (one an SM
+ * while there are SMs: one workgroup is one SM, first-come).
  * `saving` in mdl_cas_race_of scales the attempts of the race's last wave
  * (its cap racers draining once no more join) and the queue each of its
  * successes waits behind; never fewer attempts than contenders. */
 int mdl_cas_law(const cfg_config *c);
-double mdl_cas_saving(const cfg_config *c, double racers, double sms);
+double mdl_cas_saving(const cfg_config *c, double racers, double workgroups);
 
 /* The contenders a lane meets in its word's race when fewer lanes are
  * resident than the word has (cap < per_word): itself and each of the

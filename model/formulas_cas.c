@@ -58,9 +58,10 @@ int mdl_cas_law(const cfg_config *c)
  * attempts, the more racers the fewer (docs/findings.md 16-18 measured it,
  * 48 fits it to the probes' counts).  No SM count between one and many was
  * measured, so two SMs already take the saving. */
-double mdl_cas_saving(const cfg_config *c, double racers, double sms)
+double mdl_cas_saving(const cfg_config *c, double racers, double workgroups)
 {
     const cfg_model *m = &c->model;
+    double sms = fmin((double)c->gpu.sm_count, workgroups); /* workgroups start one an SM */
     if (!mdl_cas_law(c) || sms <= 1 || racers <= m->cas_saving_knee_lanes)
         return 1;
     return pow(racers / m->cas_saving_knee_lanes, -m->cas_saving_exponent);

@@ -329,10 +329,10 @@ static void pat_cas_append(const cfg_config *c, const pat_params *p, body *b, co
     double req_passes = c->coalesce.merge_cas ? 1 : m;
     double slot = p->wg * s / p_any(s, p->wg); /* contenders a workgroup brings, given any */
     double cap = cas_cap(o, p->wg, s, contenders);
-    /* the GPU's count: a share of first-come's once the racers span SMs
-     * (their workgroups start one an SM), each lane-attempt a full
-     * read-modify-write of the word at the L2's same-address price */
-    double saving = mdl_cas_saving(c, cap, fmin((double)c->gpu.sm_count, ceil(cap / slot)));
+    /* the GPU's count: a share of first-come's once the racers span SMs,
+     * each lane-attempt a full read-modify-write of the word at the L2's
+     * same-address price */
+    double saving = mdl_cas_saving(c, cap, ceil(cap / slot));
     double per_request = mdl_cas_law(c) ? (req_passes - 1) * mdl_cas_issue_cycles(c) + m * c->l2.same_address_cycles
                                         : cas_request_cycles(c, req_passes, c->coalesce.merge_cas ? m - 1 : 0);
     mdl_cas_race_of(c, contenders, cap, m, per_request / m, slot, saving, &race);
@@ -454,6 +454,32 @@ static int subword_law(const cfg_config *c)
     return mdl_cas_law(c) && c->model.cas_line_lane_cycles > 0;
 }
 
+/* A lane-attempt's hold in a sub-word race, for requests of `k` lanes to a
+ * line of `line_words` words.  Under the law (docs/findings.md 49) a
+ * request holds its line's slice for its lanes at the line's lane price,
+ * or for its busiest 8-byte chunk's lanes one after another at the word's
+ * read-modify-write price, whichever is longer: a line of an odd number of
+ * words counts its last chunk as half of one (its lanes fall on it half as
+ * often); the request's sector passes are not added (the busiest slice's
+ * passes at l2.cas_issue_cycles stay a term of their own), and merged or
+ * not the chunk's lanes go one by one.  Otherwise the first-come race's
+ * request (cas_request_cycles) over the `m` lanes it brings a word: merged,
+ * it holds its words for its most-hit word's extra lanes (the simulator's
+ * chain, waiting for every word it updates); the model's own H100 costs
+ * (model.cas_request_cycles) charge every lane of the request instead: two
+ * words of one line with half the contenders each take 0.54x one word's
+ * time on the H100, where independent races would take 0.25x. */
+static double subword_lane_cycles(const cfg_config *c, const sw_drain *d, double line_words, double m)
+{
+    double k = d->lanes_line;
+    if (subword_law(c) && k > 0)
+        return fmax(c->model.cas_line_lane_cycles * k,
+                    c->l2.same_address_cycles * mdl_max_load(k, fmax(1, line_words / 2))) / k;
+    double hold = c->model.cas_request_cycles > 0 ? k - d->words_hit /* every lane of it */
+                                                   : fmax(m, mdl_max_load(k, line_words)) - 1;
+    return cas_request_cycles(c, d->passes / d->requests, c->coalesce.merge_cas ? hold : 0) / m;
+}
+
 /* Every thread updates one 8- or 16-bit bin: read the word, then a CAS loop
  * on it.  The words race in parallel, but a warp's CAS instruction is one
  * request per line it touches, so the lanes of the other words of a line
@@ -479,45 +505,21 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     double per_lane = subword_attempts_per_lane(&spread, sw.per_word, cap, mdl_cas_active_share(p->wg));
     sw_drain d;
     subword_drain(c, &sw, subword_rounds(c, &spread, sw.per_word, mdl_cas_active_share(p->wg), per_lane), &d);
-    int merged = c->coalesce.merge_cas;
     /* a warp lives through its last CAS's round trip too, and through the
      * read's and that CAS's replies, one request after another */
     b->lifetime += mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions) +
                    mdl_reply_spread_cycles(c, read.requests) + mdl_reply_spread_cycles(c, d.requests / d.instr);
     /* lanes a warp brings to one word, given it brings any */
     double m = d.lanes_line / d.words_hit;
-    double req_passes = d.passes / d.requests;
-    /* merged, a request holds its words for its most-hit word's extra
-     * lanes (the simulator's chain, waiting for every word it updates); the
-     * model's own H100 costs (model.cas_request_cycles) charge every lane
-     * of the request instead: two words of one line with half the
-     * contenders each take 0.54x one word's time on the H100, where
-     * independent races would take 0.25x */
     double line_words = fmin(sw.words, c->coalesce.line_bytes / 4.0);
-    double hold = c->model.cas_request_cycles > 0 ? d.lanes_line - d.words_hit /* every lane of it */
-                                                   : fmax(m, mdl_max_load(d.lanes_line, line_words)) - 1;
-    double per_request = cas_request_cycles(c, req_passes, merged ? hold : 0), lane_cycles = per_request / m;
+    double lane_cycles = subword_lane_cycles(c, &d, line_words, m);
     double saving = 1, slice_words = 0;
     if (subword_law(c)) {
-        /* the GPU's count and price (docs/findings.md 49): a word's race
-         * saves as cas-append's does across SMs, and a request holds its
-         * line's slice for its lanes at the line's lane price, or for its
-         * busiest 8-byte chunk's lanes one after another at the word's
-         * read-modify-write price, whichever is longer.  A line of an odd
-         * number of words counts its last chunk as half of one (its lanes
-         * fall on it half as often).  The hold is the slice's whole charge
-         * for the request: its sector passes are not added to it (the
-         * busiest slice's passes at l2.cas_issue_cycles stay a term of
-         * their own), and merged or not the chunk's lanes go one by one.
-         * The busiest word's race below takes the same saving, that of
-         * the mean word's racers. */
-        double chunks = fmax(1, line_words / 2), k = d.lanes_line;
-        if (k > 0) {
-            double hold_cycles =
-                fmax(c->model.cas_line_lane_cycles * k, c->l2.same_address_cycles * mdl_max_load(k, chunks));
-            lane_cycles = hold_cycles / k;
-        }
-        saving = mdl_cas_saving(c, cap, fmin((double)c->gpu.sm_count, ceil(resident / p->wg)));
+        /* a word's race saves as cas-append's does across SMs (the busiest
+         * word's race below takes the same saving, that of the mean word's
+         * racers), and the busiest slice serves its words' attempts one
+         * request after another */
+        saving = mdl_cas_saving(c, cap, ceil(resident / p->wg));
         slice_words = fmax(sw.busiest_full * line_words, sw.partial_slice_full * line_words + sw.last_words);
     }
     mdl_cas_race race;
