@@ -66,6 +66,10 @@ double mdl_global_atomic_latency_cycles(const cfg_config *c);
  * coalesce.reply_cycles_per_request apart: what the last one adds to the
  * first's round trip (the simulator's mem_atomic). */
 double mdl_reply_spread_cycles(const cfg_config *c, double requests);
+/* The last warp's wait at the port for its workgroup's returning read and
+ * CAS: warps, one warp's port time an instruction, one warp's round trip
+ * from its read to its CAS. */
+double mdl_port_shift_cycles(const cfg_config *c, double warps, double warp_port_cycles, double round_trip_cycles);
 
 /* ---- address streams of one warp instruction (formulas_mem.c) ----------- */
 
@@ -238,6 +242,10 @@ typedef struct mdl_cas_race {
 } mdl_cas_race;
 void mdl_cas_race_of(const cfg_config *c, double contenders, double cap, double lanes_per_warp, double lane_cycles,
                      double slot_contenders, double saving, mdl_cas_race *r);
+/* mdl_cas_race_of with a round trip of the caller's: one loop iteration
+ * of a warp whose retry waits on several requests' replies. */
+void mdl_cas_race_rtt(const cfg_config *c, double contenders, double cap, double lanes_per_warp, double lane_cycles,
+                      double slot_contenders, double saving, double rtt_cycles, mdl_cas_race *r);
 /* The GPU's count law (model.cas_saving_*, docs/findings.md 48): whether
  * it is on, and the share of a word's first-come attempts the GPU makes
  * with `racers` lanes in the race, from `workgroups` workgroups (one an SM

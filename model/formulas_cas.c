@@ -75,13 +75,20 @@ double mdl_cas_saving(const cfg_config *c, double racers, double workgroups)
 void mdl_cas_race_of(const cfg_config *c, double n, double cap, double m, double lane_cycles, double slot_contenders,
                      double saving, mdl_cas_race *r)
 {
+    mdl_cas_race_rtt(c, n, cap, m, lane_cycles, slot_contenders, saving,
+                     mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions), r);
+}
+
+void mdl_cas_race_rtt(const cfg_config *c, double n, double cap, double m, double lane_cycles, double slot_contenders,
+                      double saving, double rtt_cycles, mdl_cas_race *r)
+{
     if (m < 1)
         m = 1;
     if (cap <= 0 || cap > n)
         cap = n;
     if (cap < 1 && n >= 1)
         cap = 1;
-    r->rtt_cycles = mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions);
+    r->rtt_cycles = rtt_cycles;
     double active = mdl_cas_active_share(slot_contenders), busy = fmax(active * cap, 1);
     /* the saving is the last wave's, once no workgroup joins: while new
      * ones keep arriving the GPU's count is first-come (findings 48); and

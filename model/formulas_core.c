@@ -76,6 +76,23 @@ double mdl_wg_life_cycles(const cfg_config *c, double warps, double path_cycles,
     return shift_cycles + path_cycles + (1 - q) * leave_cycles + q * fmax(leave_cycles, ack_cycles);
 }
 
+/* A workgroup's warps reach a returning read and the compare-and-swap
+ * that follows it together, so the SM's port serves their requests one
+ * warp after another (sim/xbar.c ms_send_request): the last warp's read
+ * goes through (W - 1) warps' port time after the first's.  Its CAS then
+ * meets the port free again while those W warps' port time is under one
+ * warp's round trip from read to CAS; past it the CASes queue behind the
+ * reads still waiting, and the port carries both instructions of every
+ * warp before the last CAS: up to 2 (W - 1) warps' port time.  H100, 2^22
+ * bins, one workgroup an SM (h100-atomic-latency.csv): 4 warps of 32
+ * requests fit the first, 32 warps the second. */
+double mdl_port_shift_cycles(const cfg_config *c, double warps, double warp_port_cycles, double round_trip_cycles)
+{
+    double gap_cycles = fmax(c->launch.warp_launch_cycles, warp_port_cycles);
+    double first_cycles = (warps > 1 ? warps - 1 : 0) * gap_cycles;
+    return first_cycles + fmax(0, first_cycles - round_trip_cycles);
+}
+
 /* Send issue to the L2's acknowledgement back at the SM: the crossbar both
  * ways and the slice's store issue (engine.c: ack = departure + xbar). */
 double mdl_store_ack_cycles(const cfg_config *c)

@@ -402,15 +402,15 @@ static double subword_attempts_per_lane(const mdl_cas_spread *spread, double per
 }
 
 static void subword_race(const cfg_config *c, const mdl_cas_spread *spread, double per_word, double cap, double m,
-                         double lane_cycles, double slot_contenders, double saving, mdl_cas_race *r)
+                         double lane_cycles, double slot_contenders, double saving, double rtt, mdl_cas_race *r)
 {
-    mdl_cas_race_of(c, per_word, cap, m, lane_cycles, slot_contenders, saving, r);
+    mdl_cas_race_rtt(c, per_word, cap, m, lane_cycles, slot_contenders, saving, rtt, r);
     if (spread->terms == 0)
         return;
     mdl_cas_race avg = { 0, 0, 0, r->rtt_cycles };
     for (int i = 0; i < spread->terms; i++) {
         mdl_cas_race one;
-        mdl_cas_race_of(c, per_word, spread->k[i], m, lane_cycles, slot_contenders, saving, &one);
+        mdl_cas_race_rtt(c, per_word, spread->k[i], m, lane_cycles, slot_contenders, saving, rtt, &one);
         avg.attempts += spread->w[i] * one.attempts;
         avg.ops += spread->w[i] * one.ops;
         avg.cycles += spread->w[i] * one.cycles;
@@ -509,6 +509,12 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
      * read's and that CAS's replies, one request after another */
     b->lifetime += mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions) +
                    mdl_reply_spread_cycles(c, read.requests) + mdl_reply_spread_cycles(c, d.requests / d.instr);
+    /* and behind its workgroup's other warps at the port, which reach the
+     * read and the first CAS together (findings 50) */
+    double port = c->coalesce.lsu_cycles_per_request + c->coalesce.lsu_return_cycles_per_request;
+    b->lifetime += mdl_port_shift_cycles(c, b->warps_per_wg, read.requests * port,
+                                         mdl_global_atomic_latency_cycles(c) + mdl_reply_spread_cycles(c, read.requests) +
+                                             mdl_alu_chain_cycles(c, c->core.cas_loop_instructions));
     /* lanes a warp brings to one word, given it brings any */
     double m = d.lanes_line / d.words_hit;
     double line_words = fmin(sw.words, c->coalesce.line_bytes / 4.0);
@@ -523,7 +529,14 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
         slice_words = fmax(sw.busiest_full * line_words, sw.partial_slice_full * line_words + sw.last_words);
     }
     mdl_cas_race race;
-    subword_race(c, &spread, sw.per_word, cap, m, lane_cycles, p->wg, saving, &race);
+    /* one iteration of a retrying warp's loop: its CAS's requests go
+     * through the port one after another, their replies enter the SM one
+     * after another (findings 36), and only then does the loop look at
+     * them: a retry that hits many lines is a long round (findings 50) */
+    double retry_requests = d.requests / d.instr;
+    double rtt = mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions) +
+                 retry_requests * port + mdl_reply_spread_cycles(c, retry_requests);
+    subword_race(c, &spread, sw.per_word, cap, m, lane_cycles, p->wg, saving, rtt, &race);
     double attempts = race.attempts * sw.words;
     double cas_instr = attempts * d.instr, requests = attempts * d.requests;
     b->atomic_instr += cas_instr;
@@ -539,12 +552,11 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
      * retry is another round trip before its workgroup's slot frees */
     double passes_per_warp = cas_instr / b->warps;
     if (passes_per_warp > 1)
-        b->lifetime += (passes_per_warp - 1) *
-                       (mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions));
+        b->lifetime += (passes_per_warp - 1) * rtt;
     /* the kernel ends with the race of its most-contended word */
     double n_max = sw.words > 1 ? fmax(mdl_max_load((double)p->n, sw.words), sw.per_word) : sw.per_word;
     mdl_cas_race last;
-    mdl_cas_race_of(c, n_max, cap * n_max / sw.per_word, m, lane_cycles, p->wg, saving, &last);
+    mdl_cas_race_rtt(c, n_max, cap * n_max / sw.per_word, m, lane_cycles, p->wg, saving, rtt, &last);
     /* under the law the busiest slice serves its words' attempts one
      * request after another */
     b->cas_cycles = fmax(last.cycles, race.attempts * slice_words * lane_cycles);
