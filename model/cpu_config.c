@@ -26,6 +26,7 @@ static const cpu_option options[] = {
     { "cost", "key_ns", CPU_T_DOUBLE, OFF(key_ns), 0, 1e6, "0.6559", "ns", "per element per worker: lowbias32, select, count" },
     { "cost", "reduce_ns", CPU_T_DOUBLE, OFF(reduce_ns), 0, 1e6, "0.3270", "ns", "per element per worker: hash, sum of key & 255, no selection (0: key_ns)" },
     { "cost", "bitmask_ns", CPU_T_DOUBLE, OFF(bitmask_ns), 0, 1e6, "0.8104", "ns", "per element per worker: hash, select, the bit folded into a word built whole (0: key_ns)" },
+    { "cost", "lines_ns", CPU_T_DOUBLE, OFF(lines_ns), 0, 1e6, "0", "ns", "per element per worker: distinct-lines' increment of the next counter in one private copy, no key (P = 4,096; docs/findings.md 51); 0: not measured, key_ns + update_l1_ns as a hashed update" },
     { "cost", "store_ns", CPU_T_DOUBLE, OFF(store_ns), 0, 1e6, "0.7673", "ns", "per element beyond key_ns: compaction's branch-free write of every key" },
     { "cost", "store_skip_ns", CPU_T_DOUBLE, OFF(store_skip_ns), 0, 1e6, "27.762", "ns", "store: a mispredicted skip of its masked write, per worker (0: no such branch)" },
     { "cost", "store_skip_lanes", CPU_T_INT, OFF(store_skip_lanes), 1, 64, "16", "keys", "store: keys one skip branch covers (16 AVX-512, 8 AVX2, 1 scalar)" },

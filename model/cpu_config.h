@@ -23,6 +23,7 @@ typedef struct cpu_config {
     double key_ns;                    /* per element per worker: hash, select, count */
     double reduce_ns;                 /* per element per worker: hash, sum of key & 255 (0: key_ns) */
     double bitmask_ns;                /* per element per worker: hash, select, fold into a word (0: key_ns) */
+    double lines_ns;                  /* per element per worker: distinct-lines' stepped increment, one copy (0: key_ns + update_l1_ns) */
     double store_ns;                  /* per element beyond key_ns: compaction's write of every key */
     double store_skip_ns;             /* store: a mispredicted skip of its masked write, per worker */
     int store_skip_lanes;             /* keys one skip branch covers */

@@ -27,14 +27,16 @@
 # ten-host tier: only in-sample evidence would back an H100 one.
 TABLE_CPU_h100 := configs/cpu-gpuhost-16core.ini
 TABLE_CPU_h200 := configs/cpu-h200host-16core.ini
-# The H200 host configs: one a truth set's host (sets 3-20 and set 10's
-# repeat), the more hosts that ran sets 14's and 15's CPU sides, and two
-# cost runs a minute apart that timed bitmask (perhaps one machine); the
-# first holds every key.
+# The H200 host configs: a cost run that timed distinct-lines' stepped
+# increment (lines_ns, docs/findings.md 51), one a truth set's host (sets
+# 3-20 and set 10's repeat), the more hosts that ran sets 14's and 15's CPU
+# sides, and two cost runs a minute apart that timed bitmask (perhaps one
+# machine); the first holds every key.
 # `make cpu-tier-h200` rewrites the tier from them; tests/host_tier.sh fails
 # when the committed tier is not what they give.
 tier_raw = validate/truth/raw
-TIER_HOSTS_h200 := $(tier_raw)/routing-14-cpu-config-h200host/cpu-h200host-16core.ini \
+TIER_HOSTS_h200 := $(tier_raw)/cpu-config-lines-1-h200host/cpu-h200host-16core.ini \
+                   $(tier_raw)/routing-14-cpu-config-h200host/cpu-h200host-16core.ini \
                    $(foreach k,3 4 5 6 7 8 9 10 11 12 13 15 16 17 18 19 20,$(tier_raw)/routing-$(k)-cpu-config-h200host/cpu-h200host-16core.ini) \
                    $(tier_raw)/routing-10-repeat/cpu-config/cpu-h200host-16core.ini \
                    $(foreach k,2 3 4 5,$(tier_raw)/routing-14-hosts/host-$(k)/cc/cpu-h200host-16core.ini) \
@@ -42,6 +44,7 @@ TIER_HOSTS_h200 := $(tier_raw)/routing-14-cpu-config-h200host/cpu-h200host-16cor
                    $(tier_raw)/cpu-config-bitmask-1-h200host/cpu-h200host-16core.ini \
                    $(tier_raw)/cpu-config-bitmask-2-h200host/cpu-h200host-16core.ini
 TIER_ARGS_h200 := --name cpu-h200host-16core --share bitmask_ns=key_ns --share write_fixed_us=scan_fixed_us \
+                  --share lines_ns=update_l1_ns \
                   $(TIER_HOSTS_h200)
 # The error bands' rows: the contract datasets, and the routing truth sets
 # already scored (spent), whose random shapes are the kind of query a user

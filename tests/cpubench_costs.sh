@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 rc=0
 "$C" --quick --n 65536 --workers 2 --reps 3 --csv "$tmp/c.csv" --ini "$tmp/c.ini" --name cpu-test 2>"$tmp/err" || rc=$?
 check "a quick run exits 0" test "$rc" -eq 0
-for m in pool_dispatch pool_dispatch_cold count reduce bitmask store_s0 store_skip compact concat hist zero merge; do
+for m in pool_dispatch pool_dispatch_cold count reduce bitmask store_s0 store_skip compact concat hist zero merge lines; do
     check "the CSV has $m" grep -q "^$m,2," "$tmp/c.csv"
 done
 check "the CSV and the config name the machine's boot id" \
@@ -25,7 +25,7 @@ check "the CSV and the config name the machine's boot id" \
     -n "$(sed -n 's/^# boot_id: //p' "$tmp/c.csv")"
 check "23 histogram sizes (1 to 2^22 bins)" test "$(grep -c '^hist,' "$tmp/c.csv")" -eq 23
 check "the config says it takes medians" grep -q 'median of 3 repetitions' "$tmp/c.ini"
-for k in pool_dispatch_us key_ns reduce_ns bitmask_ns store_ns store_skip_ns store_skip_lanes copy_gbps zero_ns_per_bin merge_ns_per_bin \
+for k in pool_dispatch_us key_ns reduce_ns bitmask_ns lines_ns store_ns store_skip_ns store_skip_lanes copy_gbps zero_ns_per_bin merge_ns_per_bin \
          update_l1_ns update_l2_ns update_llc_ns update_dram_ns update_same_bin_ns; do
     check "the config has $k" grep -Eq "^$k = [0-9.]+ ;" "$tmp/c.ini"
 done
@@ -39,6 +39,12 @@ check "reduce_ns is derived from the medians ($want)" grep -q "^reduce_ns = $wan
 want=$(awk -F, '$1 == "pool_dispatch" { p = $7 } $1 == "bitmask" { t = $7; n = $3; w = $2 }
     END { v = (t - p) * 1000 * w / n; printf "%.4f", (v > 0 ? v : 0) }' "$tmp/c.csv")
 check "bitmask_ns is derived from the medians, at least 0 ($want)" grep -q "^bitmask_ns = $want ;" "$tmp/c.ini"
+# lines_ns: the lines row over the zero row at the same P, per element a worker
+want=$(awk -F, '$1 == "lines" { t = $7; n = $3; w = $2; k = $4 } $1 == "zero" { z[$4] = $7 }
+    END { v = (t - z[k]) * 1000 * w / n; printf "%.4f", (v > 0 ? v : 0) }' "$tmp/c.csv")
+check "lines_ns is derived from the lines and zero medians at P = 4096, at least 0 ($want)" \
+    grep -q "^lines_ns = $want ;" "$tmp/c.ini"
+check "the lines row times P = 4096" grep -q "^lines,2,[0-9]*,4096," "$tmp/c.csv"
 # store_skip_ns: the skip row over the S = 0 row, per element a worker, times
 # the lanes a branch covers, over min(p, 1 - p) at the skip row's S
 want=$(awk -F, '$1 == "store_s0" { z = $7 } $1 == "store_skip" { t = $7; n = $3; w = $2; l = $4; s = $5 }

@@ -404,6 +404,20 @@ static void test_cpu_tier_costs(void **state)
         h = params(PAT_HISTOGRAM, 1 << 24, 1, 1 << 20, 0);
         assert_int_equal(cpu_predict(&c, &h, &a, err), 0);
         assert_true(a.scan_us > 1.5 * b.scan_us);
+        /* with lines_ns measured, one private copy (P > 1,024) steps at its
+         * price alone; several copies keep the hashed update's (findings 51) */
+        cpu_config lines = c;
+        lines.lines_ns = 0.55;
+        h = params(PAT_DISTINCT_LINES, 1 << 24, 1, 1, 0);
+        h.addresses = 32943;
+        assert_int_equal(cpu_predict(&lines, &h, &b, err), 0);
+        assert_float_equal(b.scan_us, (1 << 24) / (double)c.workers * 0.55 / 1e3, 1e-9);
+        assert_int_equal(cpu_predict(&c, &h, &a, err), 0);
+        assert_true(a.scan_us > b.scan_us);
+        h.addresses = 1024; /* 4 copies */
+        assert_int_equal(cpu_predict(&lines, &h, &b, err), 0);
+        assert_int_equal(cpu_predict(&c, &h, &a, err), 0);
+        assert_float_equal(b.scan_us, a.scan_us, 1e-12);
     }
     p = params(PAT_COUNTER, 1 << 20, 0.5, 256, 0);
     assert_int_equal(cpu_predict(&c, &p, &a, err), 0);

@@ -34,6 +34,10 @@
 #include "cpb_simd.h"
 
 #define MAX_LOG2_BINS 22
+/* distinct-lines' counters in the lines row: one private copy, in L1 */
+#define CPB_LINES_P 4096
+_Static_assert(CPB_LINES_P > 1024 && CPB_LINES_P <= (1 << MAX_LOG2_BINS) && !(CPB_LINES_P & (CPB_LINES_P - 1)),
+               "the lines row wants one private copy (cpu_hist_copies) and a zero row at the same P");
 
 typedef struct timing {
     double median_us, min_us, max_us;
@@ -108,9 +112,10 @@ static double skip_cost(double extra_us, double s, int lanes, double per_elem)
  * derived from, from each row's median repetition. */
 static int read_results(const char *path, int *workers, uint64_t *n, double *pool_us, double *key_ns, double *reduce_ns,
                         double *bitmask_ns, double *compact_ns, double *copy_gbps, double *zero_big, double *merge_big, double *update,
-                        double *skip_ns, int *lanes)
+                        double *skip_ns, int *lanes, double *lines_ns)
 {
-    double store0 = NAN, store_skip = NAN, skip_s = 0;
+    double store0 = NAN, store_skip = NAN, skip_s = 0, lines = NAN;
+    int lines_e = 0;
     double hist[MAX_LOG2_BINS + 1], zero[MAX_LOG2_BINS + 1], concat = 0;
     int have = 0, got;
     char err[512];
@@ -180,6 +185,8 @@ static int read_results(const char *path, int *workers, uint64_t *n, double *poo
             store0 = med;
         else if (!strcmp(what, "store_skip"))
             store_skip = med, skip_s = s, *lanes = (int)bins;
+        else if (!strcmp(what, "lines") && bins && !(bins & (bins - 1)) && e <= MAX_LOG2_BINS)
+            lines = med, lines_e = e;
     }
     lin_close(&in);
     if (got < 0) {
@@ -203,6 +210,8 @@ static int read_results(const char *path, int *workers, uint64_t *n, double *poo
         update[e] = (hist[e] - zero[e]) * per_elem - *key_ns;
     /* a CSV from before the store rows: 0, no skip-branch term in the tier */
     *skip_ns = isnan(store0) || isnan(store_skip) ? 0 : skip_cost(store_skip - store0, skip_s, *lanes, per_elem);
+    /* and before the lines row: 0, a hashed update's price in the tier */
+    *lines_ns = isnan(lines) || isnan(zero[lines_e]) ? 0 : fmax((lines - zero[lines_e]) * per_elem, 0);
     *zero_big = (zero[MAX_LOG2_BINS] - *pool_us) * 1000.0 / (1u << MAX_LOG2_BINS);
     *merge_big = (*merge_big - *pool_us) * 1000.0 / (1u << MAX_LOG2_BINS);
     return 0;
@@ -287,12 +296,12 @@ int cpb_costs_main(int argc, char **argv)
     }
     double pool_us = 0, key_ns = 0, reduce_ns = 0, bitmask_ns = 0, compact_ns = 0, copy_gbps = 0, zero_big = 0,
            merge_big = 0;
-    double update[MAX_LOG2_BINS + 1], skip_ns = 0;
+    double update[MAX_LOG2_BINS + 1], zero_us[MAX_LOG2_BINS + 1], skip_ns = 0, lines_ns = 0;
     int lanes = cpb_store_lanes();
     cpb_pool *pool = NULL;
     if (from_csv) {
         if (read_results(from_csv, &workers, &n, &pool_us, &key_ns, &reduce_ns, &bitmask_ns, &compact_ns, &copy_gbps,
-                         &zero_big, &merge_big, update, &skip_ns, &lanes))
+                         &zero_big, &merge_big, update, &skip_ns, &lanes, &lines_ns))
             return 2;
     } else {
         csv = csv_path ? fopen(csv_path, "w") : stdout;
@@ -379,6 +388,7 @@ int cpb_costs_main(int argc, char **argv)
         for (int e = 0; e <= MAX_LOG2_BINS; e++) {
             job.bins = 1u << e;
             timing z = measure(pool, cpb_task_zero, &job, reps, 0);
+            zero_us[e] = z.median_us;
             t = measure(pool, cpb_task_hist, &job, reps, 0);
             update[e] = (t.median_us - z.median_us) * per_elem - key_ns;
             row("hist", workers, n, job.bins, 1, reps, t, (t.median_us - pool_us) * per_elem);
@@ -390,6 +400,15 @@ int cpb_costs_main(int argc, char **argv)
         t = measure(pool, cpb_task_merge, &job, reps, 0);
         merge_big = (t.median_us - pool_us) * 1000.0 / job.bins;
         row("merge", workers, 0, job.bins, 0, reps, t, 0);
+
+        /* distinct-lines steps through its counters: at P = 4,096 (one
+         * private copy, 16 KiB) an element costs neither a hash nor a
+         * hashed update (docs/findings.md 51); less the zeroing row at
+         * the same P, as read_results derives it */
+        job.bins = CPB_LINES_P;
+        t = measure(pool, cpb_task_lines, &job, reps, 0);
+        lines_ns = fmax((t.median_us - zero_us[__builtin_ctz(CPB_LINES_P)]) * per_elem, 0);
+        row("lines", workers, n, job.bins, 1, reps, t, lines_ns);
 
 
     }
@@ -458,6 +477,8 @@ int cpb_costs_main(int argc, char **argv)
                 reduce_ns > 0 ? reduce_ns : 0);
         fprintf(f, "bitmask_ns = %.4f ; per element per worker: lowbias32, select, its bit folded into a word built whole\n",
                 bitmask_ns);
+        fprintf(f, "lines_ns = %.4f ; per element per worker: distinct-lines' increment of the next counter, one copy (P = %d)\n",
+                lines_ns, CPB_LINES_P);
         fprintf(f, "store_ns = %.4f ; per element beyond key_ns: compaction's branch-free write of every key\n",
                 compact_ns - key_ns > 0 ? compact_ns - key_ns : 0);
         fprintf(f, "store_skip_ns = %.3f ; a mispredicted skip of store's masked write, per worker (store at S = 0 and where it goes either way)\n",

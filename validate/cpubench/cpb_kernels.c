@@ -98,3 +98,15 @@ void cpb_task_merge(int w, int W, void *v)
     cpb_slice(j->bins, w, W, &lo, &hi);
     cpb_merge32(j->out, j->priv, W, (uint32_t)lo, (uint32_t)hi);
 }
+
+/* distinct-lines as the plan runs it (cpb_job.c): element i adds one to
+ * counter i mod P, the counters stepped, not hashed */
+void cpb_task_lines(int w, int W, void *v)
+{
+    cpb_kjob *j = v;
+    uint64_t lo, hi;
+    cpb_task_zero(w, W, v);
+    cpb_slice(j->n, w, W, &lo, &hi);
+    cpb_scan_lines((uint32_t)lo, (uint32_t)(hi - lo), j->bins, cpu_hist_copies(j->bins, 4), j->priv[w]);
+    j->count[w * 8] = j->priv[w][0];
+}

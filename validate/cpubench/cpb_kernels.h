@@ -35,6 +35,7 @@ void cpb_task_concat(int w, int W, void *job);    /* copy regions into place (of
 void cpb_task_zero(int w, int W, void *job);      /* zero the private bins (every copy) */
 void cpb_task_hist(int w, int W, void *job);      /* zero + private histogram */
 void cpb_task_merge(int w, int W, void *job);     /* out[b] = sum of private bins, bins split */
+void cpb_task_lines(int w, int W, void *job);     /* zero + distinct-lines' counters (bins of them) */
 
 /* Private bins a worker needs for K bins (copies included). */
 uint64_t cpb_kjob_bins_words(uint32_t bins);
