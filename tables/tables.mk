@@ -29,7 +29,7 @@ TABLE_CPU_h100 := configs/cpu-gpuhost-16core.ini
 TABLE_CPU_h200 := configs/cpu-h200host-16core.ini
 # The H200 host configs: a cost run that timed distinct-lines' stepped
 # increment (lines_ns, docs/findings.md 51), one a truth set's host (sets
-# 3-20 and set 10's repeat), the more hosts that ran sets 14's and 15's CPU
+# 3-21 and set 10's repeat), the more hosts that ran sets 14's and 15's CPU
 # sides, and two cost runs a minute apart that timed bitmask (perhaps one
 # machine); the first holds every key.
 # `make cpu-tier-h200` rewrites the tier from them; tests/host_tier.sh fails
@@ -37,7 +37,7 @@ TABLE_CPU_h200 := configs/cpu-h200host-16core.ini
 tier_raw = validate/truth/raw
 TIER_HOSTS_h200 := $(tier_raw)/cpu-config-lines-1-h200host/cpu-h200host-16core.ini \
                    $(tier_raw)/routing-14-cpu-config-h200host/cpu-h200host-16core.ini \
-                   $(foreach k,3 4 5 6 7 8 9 10 11 12 13 15 16 17 18 19 20,$(tier_raw)/routing-$(k)-cpu-config-h200host/cpu-h200host-16core.ini) \
+                   $(foreach k,3 4 5 6 7 8 9 10 11 12 13 15 16 17 18 19 20 21,$(tier_raw)/routing-$(k)-cpu-config-h200host/cpu-h200host-16core.ini) \
                    $(tier_raw)/routing-10-repeat/cpu-config/cpu-h200host-16core.ini \
                    $(foreach k,2 3 4 5,$(tier_raw)/routing-14-hosts/host-$(k)/cc/cpu-h200host-16core.ini) \
                    $(foreach k,2 3 4,$(tier_raw)/routing-15-hosts/host-$(k)/cc/cpu-h200host-16core.ini) \
@@ -52,7 +52,7 @@ TIER_ARGS_h200 := --name cpu-h200host-16core --share bitmask_ns=key_ns --share w
 # must not be built from the rows that will test it (docs/dispatch.md,
 # "Error bands").
 TABLE_SPENT_h100 := 1 2 3 4 5 6 7 8
-TABLE_SPENT_h200 := 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
+TABLE_SPENT_h200 := 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21
 TABLE_RESIDUALS_h100 := validate/data/h100.csv validate/data/probes/h100-wg-sizes-2.csv \
                         validate/data/probes/h100-split-exit-2.csv validate/data/probes/h100-occupancy-probe.csv \
                         $(foreach k,$(TABLE_SPENT_h100),validate/truth/routing-$(k)-h100.csv)
