@@ -79,13 +79,14 @@ double mdl_wg_life_cycles(const cfg_config *c, double warps, double path_cycles,
 /* A workgroup's warps reach a returning read and the compare-and-swap
  * that follows it together, so the SM's port serves their requests one
  * warp after another (sim/xbar.c ms_send_request): the last warp's read
- * goes through (W - 1) warps' port time after the first's.  Its CAS then
- * meets the port free again while those W warps' port time is under one
- * warp's round trip from read to CAS; past it the CASes queue behind the
- * reads still waiting, and the port carries both instructions of every
- * warp before the last CAS: up to 2 (W - 1) warps' port time.  H100, 2^22
- * bins, one workgroup an SM (h100-atomic-latency.csv): 4 warps of 32
- * requests fit the first, 32 warps the second. */
+ * goes through W - 1 gaps after the first's, each gap the larger of the
+ * launch gap and one warp's port time.  While those gaps add up to less
+ * than one warp's round trip from read to CAS, the CASes find the port
+ * free again; past it they queue behind the reads still waiting, and the
+ * wait grows by what the gaps exceed the round trip by, towards 2 (W - 1)
+ * gaps.  H100, 2^22 bins, one workgroup an SM (h100-atomic-latency.csv):
+ * 4 warps of 32 requests run at 0.97-0.99 of the GPU, 32 warps at
+ * 0.94-0.95 (findings 50). */
 double mdl_port_shift_cycles(const cfg_config *c, double warps, double warp_port_cycles, double round_trip_cycles)
 {
     double gap_cycles = fmax(c->launch.warp_launch_cycles, warp_port_cycles);

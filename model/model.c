@@ -510,9 +510,10 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     b->lifetime += mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions) +
                    mdl_reply_spread_cycles(c, read.requests) + mdl_reply_spread_cycles(c, d.requests / d.instr);
     /* and behind its workgroup's other warps at the port, which reach the
-     * read and the first CAS together (findings 50) */
+     * read and the first CAS together (findings 50); a launch smaller than
+     * one workgroup has fewer warps to queue behind */
     double port = c->coalesce.lsu_cycles_per_request + c->coalesce.lsu_return_cycles_per_request;
-    b->lifetime += mdl_port_shift_cycles(c, b->warps_per_wg, read.requests * port,
+    b->lifetime += mdl_port_shift_cycles(c, fmin(b->warps_per_wg, b->warps), read.requests * port,
                                          mdl_global_atomic_latency_cycles(c) + mdl_reply_spread_cycles(c, read.requests) +
                                              mdl_alu_chain_cycles(c, c->core.cas_loop_instructions));
     /* lanes a warp brings to one word, given it brings any */
@@ -529,10 +530,15 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
         slice_words = fmax(sw.busiest_full * line_words, sw.partial_slice_full * line_words + sw.last_words);
     }
     mdl_cas_race race;
-    /* one iteration of a retrying warp's loop: its CAS's requests go
-     * through the port one after another, their replies enter the SM one
-     * after another (findings 36), and only then does the loop look at
-     * them: a retry that hits many lines is a long round (findings 50) */
+    /* one iteration of a retrying warp's loop: the round trip, its
+     * replies entering the SM one after another (findings 36) and, on top,
+     * its requests' port time, a stand-in for the port that the SM's other
+     * racing warps share (the simulator overlaps a lone warp's port time
+     * with its replies; the sum was chosen on in-sample data, and it
+     * counts the first request's lsu_cycles_per_request twice, 2.7
+     * cycles).  A retry that hits many lines is a long round (findings
+     * 50).  The last CAS's round above keeps section 36's form, replies
+     * alone, as measured on uncontended rows. */
     double retry_requests = d.requests / d.instr;
     double rtt = mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions) +
                  retry_requests * port + mdl_reply_spread_cycles(c, retry_requests);

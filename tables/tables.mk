@@ -43,6 +43,10 @@ TIER_HOSTS_h200 := $(tier_raw)/cpu-config-lines-1-h200host/cpu-h200host-16core.i
                    $(foreach k,2 3 4,$(tier_raw)/routing-15-hosts/host-$(k)/cc/cpu-h200host-16core.ini) \
                    $(tier_raw)/cpu-config-bitmask-1-h200host/cpu-h200host-16core.ini \
                    $(tier_raw)/cpu-config-bitmask-2-h200host/cpu-h200host-16core.ini
+# lines_ns is shared from update_l1_ns, the price it stands in for (an L1
+# update) and the key a host's speed moves most like it: lines_ns is a
+# whole element's price and update_l1_ns an increment beyond key_ns, so
+# the share is a ratio of the two, not an extra cost.
 TIER_ARGS_h200 := --name cpu-h200host-16core --share bitmask_ns=key_ns --share write_fixed_us=scan_fixed_us \
                   --share lines_ns=update_l1_ns \
                   $(TIER_HOSTS_h200)

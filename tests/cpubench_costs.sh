@@ -66,6 +66,16 @@ check "atomsim loads the config" test -s "$tmp/t.csv"
     2>/dev/null
 check "--from-csv gives the same figures" \
     test "$(grep -E '^[a-z_0-9]+ = [0-9.]+ ;' "$tmp/c.ini")" = "$(grep -E '^[a-z_0-9]+ = [0-9.]+ ;' "$tmp/d.ini")"
+# a CSV from before the lines row: no lines_ns at all (a 0 would read as a
+# measurement), so the tier keeps the hashed price
+grep -v '^lines,' "$tmp/c.csv" >"$tmp/old.csv"
+"$C" --from-csv "$tmp/old.csv" --ini "$tmp/o.ini" --name cpu-test 2>/dev/null
+check "--from-csv of a CSV without the lines row writes no lines_ns" \
+    sh -c "test -s '$tmp/o.ini' && ! grep -q '^lines_ns' '$tmp/o.ini'"
+# a lines row at a P with several private copies is not distinct-lines' one-copy price
+sed 's/^lines,\([0-9]*\),\([0-9]*\),4096,/lines,\1,\2,1024,/' "$tmp/c.csv" >"$tmp/p1024.csv"
+"$C" --from-csv "$tmp/p1024.csv" --ini "$tmp/p.ini" --name cpu-test 2>/dev/null
+check "a lines row at P = 1,024 (4 copies) is not taken" sh -c "! grep -q '^lines_ns' '$tmp/p.ini'"
 
 expect_2() {
     local name=$1 rc=0

@@ -502,6 +502,22 @@ static mdl_terms terms_of(const cfg_config *c, enum pat_id id, uint64_t n, int w
     return t;
 }
 
+/* A workgroup's warps queue at the port for the sub-word read and first CAS
+ * (findings 50): a launch of fewer threads than one workgroup has only its
+ * own warps to queue behind, so it takes less time than a full one. */
+static void test_subword_port_queue_counts_launched_warps(void **state)
+{
+    (void)state;
+    cfg_config c;
+    config(&c);
+    double one = predict_stats(&c, PAT_HISTOGRAM_U16_CAS, 32, 1024, 1, 1u << 22, 0).time_us;
+    double eight = predict_stats(&c, PAT_HISTOGRAM_U16_CAS, 256, 1024, 1, 1u << 22, 0).time_us;
+    double full = predict_stats(&c, PAT_HISTOGRAM_U16_CAS, 1024, 1024, 1, 1u << 22, 0).time_us;
+    assert_true(one < eight && eight < full);
+    /* one warp queues behind nobody, whatever the workgroup size */
+    assert_float_equal(one, predict_stats(&c, PAT_HISTOGRAM_U16_CAS, 32, 32, 1, 1u << 22, 0).time_us, 0.05 * one);
+}
+
 static void test_terms_explain_the_bound(void **state)
 {
     (void)state;
@@ -564,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_predictions_shaped_like_mechanisms),
         cmocka_unit_test(test_finite_over_export_grid),
         cmocka_unit_test(test_refuses_what_the_simulator_refuses),
+        cmocka_unit_test(test_subword_port_queue_counts_launched_warps),
         cmocka_unit_test(test_terms_explain_the_bound),
         cmocka_unit_test(test_no_request_no_reply_tail),
         cmocka_unit_test(test_work_overlaps_the_launch_floor),

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../model/cpu_copies.h"
 #include "cpb_host.h"
 #include "cpb_kernels.h"
 #include "cpb_plan.h"
@@ -185,7 +186,8 @@ static int read_results(const char *path, int *workers, uint64_t *n, double *poo
             store0 = med;
         else if (!strcmp(what, "store_skip"))
             store_skip = med, skip_s = s, *lanes = (int)bins;
-        else if (!strcmp(what, "lines") && bins && !(bins & (bins - 1)) && e <= MAX_LOG2_BINS)
+        else if (!strcmp(what, "lines") && bins && !(bins & (bins - 1)) && e <= MAX_LOG2_BINS &&
+                 cpu_hist_copies(bins, 4) == 1)
             lines = med, lines_e = e;
     }
     lin_close(&in);
@@ -210,8 +212,9 @@ static int read_results(const char *path, int *workers, uint64_t *n, double *poo
         update[e] = (hist[e] - zero[e]) * per_elem - *key_ns;
     /* a CSV from before the store rows: 0, no skip-branch term in the tier */
     *skip_ns = isnan(store0) || isnan(store_skip) ? 0 : skip_cost(store_skip - store0, skip_s, *lanes, per_elem);
-    /* and before the lines row: 0, a hashed update's price in the tier */
-    *lines_ns = isnan(lines) || isnan(zero[lines_e]) ? 0 : fmax((lines - zero[lines_e]) * per_elem, 0);
+    /* and before the lines row: -1, no key written, so the tier keeps a
+     * hashed update's price (a 0 would read as a measurement) */
+    *lines_ns = isnan(lines) || isnan(zero[lines_e]) ? -1 : fmax((lines - zero[lines_e]) * per_elem, 0);
     *zero_big = (zero[MAX_LOG2_BINS] - *pool_us) * 1000.0 / (1u << MAX_LOG2_BINS);
     *merge_big = (*merge_big - *pool_us) * 1000.0 / (1u << MAX_LOG2_BINS);
     return 0;
@@ -409,8 +412,6 @@ int cpb_costs_main(int argc, char **argv)
         t = measure(pool, cpb_task_lines, &job, reps, 0);
         lines_ns = fmax((t.median_us - zero_us[__builtin_ctz(CPB_LINES_P)]) * per_elem, 0);
         row("lines", workers, n, job.bins, 1, reps, t, lines_ns);
-
-
     }
     /* cache levels: a worker's private bins (4 bytes each) at each size */
     double l1 = l1_opt > 0 ? l1_opt : cache_bytes(_SC_LEVEL1_DCACHE_SIZE, 32768);
@@ -477,8 +478,9 @@ int cpb_costs_main(int argc, char **argv)
                 reduce_ns > 0 ? reduce_ns : 0);
         fprintf(f, "bitmask_ns = %.4f ; per element per worker: lowbias32, select, its bit folded into a word built whole\n",
                 bitmask_ns);
-        fprintf(f, "lines_ns = %.4f ; per element per worker: distinct-lines' increment of the next counter, one copy (P = %d)\n",
-                lines_ns, CPB_LINES_P);
+        if (lines_ns >= 0)
+            fprintf(f, "lines_ns = %.4f ; per element per worker: distinct-lines' increment of the next counter, one copy (P = %d)\n",
+                    lines_ns, CPB_LINES_P);
         fprintf(f, "store_ns = %.4f ; per element beyond key_ns: compaction's branch-free write of every key\n",
                 compact_ns - key_ns > 0 ? compact_ns - key_ns : 0);
         fprintf(f, "store_skip_ns = %.3f ; a mispredicted skip of store's masked write, per worker (store at S = 0 and where it goes either way)\n",
