@@ -54,6 +54,15 @@ double mdl_slot_cycles(const cfg_config *c, const mdl_occupancy *o, double wg_li
     return wg_lifetime_cycles + later * (wg_lifetime_cycles + c->launch.wg_retire_cycles);
 }
 
+/* The last of a workgroup's `warps` warps reaches the SM's port W - 1 gaps
+ * after the first: each gap the larger of the launch gap and one warp's
+ * port time (the warps start launch.warp_launch_cycles apart and take the
+ * port in turn).  mdl_wg_life_cycles and mdl_port_shift_cycles share it. */
+static double port_queue_cycles(const cfg_config *c, double warps, double warp_port_cycles)
+{
+    return (warps > 1 ? warps - 1 : 0) * fmax(c->launch.warp_launch_cycles, warp_port_cycles);
+}
+
 /* As the simulator runs a workgroup (sim/workgroup.c eng_launch_wg, eng_warp_exit): its
  * warps start launch.warp_launch_cycles apart, and their sends take the SM's
  * memory port in turn, so the last warp issues its send (W - 1) such gaps
@@ -66,8 +75,7 @@ double mdl_wg_life_cycles(const cfg_config *c, double warps, double path_cycles,
                           double p_send, double ack_cycles)
 {
     double own_cycles = requests * port_cycles; /* one sending warp's requests through the port */
-    double gap_cycles = fmax(c->launch.warp_launch_cycles, p_send * own_cycles);
-    double shift_cycles = (warps > 1 ? warps - 1 : 0) * gap_cycles;
+    double shift_cycles = port_queue_cycles(c, warps, p_send * own_cycles);
     double leave_cycles = p_send * own_cycles + 1 + c->core.exit_cycles;
     /* the acknowledgement is waited for only where some warp sent */
     double q = 0;
@@ -89,8 +97,7 @@ double mdl_wg_life_cycles(const cfg_config *c, double warps, double path_cycles,
  * 0.94-0.95 (findings 50). */
 double mdl_port_shift_cycles(const cfg_config *c, double warps, double warp_port_cycles, double round_trip_cycles)
 {
-    double gap_cycles = fmax(c->launch.warp_launch_cycles, warp_port_cycles);
-    double first_cycles = (warps > 1 ? warps - 1 : 0) * gap_cycles;
+    double first_cycles = port_queue_cycles(c, warps, warp_port_cycles);
     return first_cycles + fmax(0, first_cycles - round_trip_cycles);
 }
 

@@ -507,15 +507,15 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
     subword_drain(c, &sw, subword_rounds(c, &spread, sw.per_word, mdl_cas_active_share(p->wg), per_lane), &d);
     /* a warp lives through its last CAS's round trip too, and through the
      * read's and that CAS's replies, one request after another */
-    b->lifetime += mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions) +
-                   mdl_reply_spread_cycles(c, read.requests) + mdl_reply_spread_cycles(c, d.requests / d.instr);
+    double loop_cycles = mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions);
+    double retry_requests = d.requests / d.instr;
+    b->lifetime += loop_cycles + mdl_reply_spread_cycles(c, read.requests) + mdl_reply_spread_cycles(c, retry_requests);
     /* and behind its workgroup's other warps at the port, which reach the
      * read and the first CAS together (findings 50); a launch smaller than
      * one workgroup has fewer warps to queue behind */
     double port = c->coalesce.lsu_cycles_per_request + c->coalesce.lsu_return_cycles_per_request;
     b->lifetime += mdl_port_shift_cycles(c, fmin(b->warps_per_wg, b->warps), read.requests * port,
-                                         mdl_global_atomic_latency_cycles(c) + mdl_reply_spread_cycles(c, read.requests) +
-                                             mdl_alu_chain_cycles(c, c->core.cas_loop_instructions));
+                                         loop_cycles + mdl_reply_spread_cycles(c, read.requests));
     /* lanes a warp brings to one word, given it brings any */
     double m = d.lanes_line / d.words_hit;
     double line_words = fmin(sw.words, c->coalesce.line_bytes / 4.0);
@@ -539,9 +539,7 @@ static void pat_subword(const cfg_config *c, const pat_params *p, body *b, const
      * cycles).  A retry that hits many lines is a long round (findings
      * 50).  The last CAS's round above keeps section 36's form, replies
      * alone, as measured on uncontended rows. */
-    double retry_requests = d.requests / d.instr;
-    double rtt = mdl_global_atomic_latency_cycles(c) + mdl_alu_chain_cycles(c, c->core.cas_loop_instructions) +
-                 retry_requests * port + mdl_reply_spread_cycles(c, retry_requests);
+    double rtt = loop_cycles + retry_requests * port + mdl_reply_spread_cycles(c, retry_requests);
     subword_race(c, &spread, sw.per_word, cap, m, lane_cycles, p->wg, saving, rtt, &race);
     double attempts = race.attempts * sw.words;
     double cas_instr = attempts * d.instr, requests = attempts * d.requests;
